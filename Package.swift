@@ -1,0 +1,41 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Dependency arrows point one way:
+//   transitiond (CLI) → Replay → Recordings / TransitionConfig / EventStream → TransitionEngine
+let package = Package(
+    name: "transitiond",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "transitiond", targets: ["transitiond"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        // Pure: touch frames → gestures → transitions → events. Standard library only.
+        .target(name: "TransitionEngine"),
+        // evemu and `libinput record` readers, evemu writer.
+        .target(name: "Recordings", dependencies: [
+            "TransitionEngine",
+            .product(name: "Yams", package: "Yams"),
+        ]),
+        // TOML config → engine configuration, with file:line errors.
+        .target(name: "TransitionConfig", dependencies: ["TransitionEngine"]),
+        // NDJSON encoding of engine events (the wire format of design "Events").
+        .target(name: "EventStream", dependencies: ["TransitionEngine"]),
+        // Drives the engine from recordings on an injected clock.
+        .target(name: "Replay", dependencies: ["TransitionEngine", "Recordings", "EventStream"]),
+        .executableTarget(name: "transitiond", dependencies: [
+            "TransitionEngine", "Recordings", "TransitionConfig", "EventStream", "Replay",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .testTarget(name: "TransitionEngineTests", dependencies: ["TransitionEngine"]),
+        .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "TransitionEngine"]),
+        .testTarget(name: "TransitionConfigTests", dependencies: ["TransitionConfig"]),
+        .testTarget(name: "TransitiondTests", dependencies: [
+            "TransitionEngine", "Recordings", "TransitionConfig", "EventStream", "Replay",
+        ]),
+    ]
+)
