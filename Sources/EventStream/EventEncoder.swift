@@ -1,0 +1,138 @@
+import TransitionEngine
+
+/// The daemon's version, reported in `hello`.
+public enum TransitiondVersion {
+    public static let current = "0.1.0"
+    /// The stream protocol version.
+    public static let protocolVersion = 1
+}
+
+/// Encodes engine events as the NDJSON lines of design "Events". Names and
+/// keyframe tracks are prepared once from the configuration; each event is
+/// then written straight into a byte buffer (the hot path: one encoding per
+/// event, shared by every consumer).
+public struct EventEncoder: Sendable {
+    public let configuration: EngineConfiguration
+    /// `"transition":"NAME"` pre-encoded per transition.
+    private let namePrefixes: [[UInt8]]
+    /// `"PROPERTY":` pre-encoded per transition and track.
+    private let trackKeys: [[[UInt8]]]
+
+    public init(configuration: EngineConfiguration) {
+        self.configuration = configuration
+        var prefixes: [[UInt8]] = []
+        var keys: [[[UInt8]]] = []
+        for spec in configuration.transitions {
+            var w = JSONWriter(capacity: 64)
+            w.raw(",\"transition\":")
+            w.string(spec.name)
+            prefixes.append(w.bytes)
+            keys.append(spec.keyframes.map { track in
+                var k = JSONWriter(capacity: 32)
+                k.string(track.property)
+                k.raw(":")
+                return k.bytes
+            })
+        }
+        namePrefixes = prefixes
+        trackKeys = keys
+    }
+
+    /// Appends one event's line (with its `\n`).
+    public func encode(_ e: TransitionEvent, into w: inout JSONWriter) {
+        w.raw("{\"type\":\"")
+        switch e.kind {
+        case .began: w.raw("began\"")
+        case .changed: w.raw("changed\"")
+        case .ended: w.raw("ended\"")
+        case .animating: w.raw("animating\"")
+        case .finished: w.raw("finished\"")
+        case .cancelled: w.raw("cancelled\"")
+        }
+        w.raw(namePrefixes[e.transition])
+        w.raw(",\"seq\":")
+        w.integer(e.seq)
+        w.raw(",\"time\":")
+        w.number(e.time)
+        w.raw(",\"progress\":")
+        w.number(e.progress)
+        w.raw(",\"velocity\":")
+        w.number(e.velocity)
+        values(transition: e.transition, progress: e.progress, into: &w)
+        if let decision = e.decision {
+            w.raw(decision == .finish ? ",\"decision\":\"finish\"" : ",\"decision\":\"cancel\"")
+        }
+        if let reason = e.reason {
+            w.raw(",\"reason\":\"")
+            switch reason {
+            case .released: w.raw("released")
+            case .deviceLost: w.raw("device-lost")
+            case .command: w.raw("command")
+            case .shutdown: w.raw("shutdown")
+            }
+            w.raw("\"")
+        }
+        if let target = e.target {
+            w.raw(",\"target\":")
+            w.number(target)
+        }
+        w.raw("}\n")
+    }
+
+    /// `,"values":{…}` for a transition at a progress.
+    private func values(transition: Int, progress: Double, into w: inout JSONWriter) {
+        w.raw(",\"values\":{")
+        let tracks = configuration.transitions[transition].keyframes
+        for (k, track) in tracks.enumerated() {
+            if k > 0 { w.raw(",") }
+            w.raw(trackKeys[transition][k])
+            w.number(track.value(at: progress))
+        }
+        w.raw("}")
+    }
+
+    /// The `hello` line: protocol and daemon versions, the configured
+    /// transitions, and a snapshot of those in flight.
+    public func hello(active: [TransitionEngine.Snapshot], extra: [(key: String, value: String)] = [],
+                      into w: inout JSONWriter) {
+        w.raw("{\"type\":\"hello\",\"protocol\":")
+        w.integer(TransitiondVersion.protocolVersion)
+        w.raw(",\"version\":")
+        w.string(TransitiondVersion.current)
+        w.raw(",\"transitions\":[")
+        for (i, spec) in configuration.transitions.enumerated() {
+            if i > 0 { w.raw(",") }
+            w.raw("{\"name\":")
+            w.string(spec.name)
+            w.raw(",\"gesture\":")
+            w.string(spec.gesture.name)
+            w.raw(",\"fingers\":")
+            w.integer(spec.gesture.fingers)
+            w.raw("}")
+        }
+        w.raw("],\"active\":[")
+        for (i, snapshot) in active.enumerated() {
+            if i > 0 { w.raw(",") }
+            w.raw("{\"transition\":")
+            w.string(configuration.transitions[snapshot.transition].name)
+            w.raw(",\"phase\":")
+            w.string(snapshot.phase)
+            w.raw(",\"progress\":")
+            w.number(snapshot.progress)
+            values(transition: snapshot.transition, progress: snapshot.progress, into: &w)
+            if let target = snapshot.target {
+                w.raw(",\"target\":")
+                w.number(target)
+            }
+            w.raw("}")
+        }
+        w.raw("]")
+        for (key, value) in extra {
+            w.raw(",")
+            w.string(key)
+            w.raw(":")
+            w.string(value)
+        }
+        w.raw("}\n")
+    }
+}

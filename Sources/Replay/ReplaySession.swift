@@ -1,0 +1,155 @@
+import TransitionEngine
+import Recordings
+
+/// One recording prepared for replay: its events and the device they came from.
+public struct ReplayInput: Sendable {
+    public var path: String
+    public var device: DeviceDescription
+    public var events: [InputEvent]
+
+    public init(path: String, device: DeviceDescription, events: [InputEvent]) {
+        self.path = path
+        self.device = device
+        self.events = events
+    }
+}
+
+/// Why a replay cannot start.
+public struct ReplayError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var message: String
+    public var description: String { "\(path): \(message)" }
+}
+
+/// Plays recordings through the engine, one step at a time, on the
+/// recordings' own time line: time 0 is the first event of the replay; each
+/// further recording (or loop) starts when the previous one has settled
+/// (every animation done). The caller decides when each step happens — at
+/// once (`--fast`, a virtual clock) or paced by a clock — so the same session
+/// gives the same events either way.
+public struct ReplaySession: Sendable {
+    public private(set) var engine: TransitionEngine
+    private let inputs: [ReplayInput]
+    private let assemblers: [TouchFrameAssembler]
+    private let loops: Int
+
+    private var loop = 0
+    private var inputIndex = 0
+    private var eventIndex = 0
+    private var assembler: TouchFrameAssembler?
+    /// Engine time (µs) where the current recording's first event lands.
+    private var base: Int64 = 0
+    /// True once the current recording's events are exhausted and its
+    /// interactions cancelled; animations may still run.
+    private var draining = false
+    public private(set) var isFinished = false
+
+    public init(configuration: EngineConfiguration, inputs: [ReplayInput], loops: Int = 1) throws(ReplayError) {
+        engine = TransitionEngine(configuration: configuration)
+        self.inputs = inputs
+        self.loops = max(1, loops)
+        var prepared: [TouchFrameAssembler] = []
+        for input in inputs {
+            do {
+                prepared.append(try TouchFrameAssembler(device: input.device))
+            } catch {
+                throw ReplayError(path: input.path, message: error.message)
+            }
+        }
+        assemblers = prepared
+        isFinished = inputs.isEmpty
+        if !isFinished { startInput() }
+    }
+
+    private mutating func startInput() {
+        var a = assemblers[inputIndex]
+        let first = inputs[inputIndex].events.first?.time ?? 0
+        a.timeOrigin = first &- base
+        assembler = a
+        eventIndex = 0
+        draining = false
+    }
+
+    /// The engine time of the next step, nil when the replay is over.
+    public var nextTime: Double? {
+        if isFinished { return nil }
+        let animation = engine.nextDeadline
+        if !draining, let a = assembler {
+            let events = inputs[inputIndex].events
+            let input = eventIndex < events.count
+                ? Double(events[eventIndex].time &- a.timeOrigin) * 1e-6
+                : engine.now
+            if let animation, animation < input { return animation }
+            return input
+        }
+        return animation ?? engine.now
+    }
+
+    /// Does what is due at `nextTime`: animation frames, or input up to and
+    /// including the next frame, or the end of a recording.
+    public mutating func step(into out: inout [TransitionEvent]) {
+        guard !isFinished, var a = assembler else { return }
+        if draining {
+            if engine.nextDeadline != nil, let t = engine.nextDeadline {
+                engine.advance(to: t, into: &out)
+                return
+            }
+            nextInput()
+            return
+        }
+        let events = inputs[inputIndex].events
+        if let deadline = engine.nextDeadline, eventIndex < events.count,
+           deadline < Double(events[eventIndex].time &- a.timeOrigin) * 1e-6 {
+            engine.advance(to: deadline, into: &out)
+            return
+        }
+        assembler = nil
+        defer { assembler = a }
+        var i = eventIndex
+        let count = events.count
+        while i < count {
+            let e = events[i]
+            i += 1
+            if a.feed(e) {
+                engine.process(a.frame, into: &out)
+                eventIndex = i
+                return
+            }
+        }
+        eventIndex = count
+        // End of this recording: whatever is still held is lost.
+        let end = count > 0 ? Double(events[count - 1].time &- a.timeOrigin) * 1e-6 : engine.now
+        engine.cancelInteractions(at: max(end, engine.now), reason: .deviceLost, into: &out)
+        draining = true
+    }
+
+    private mutating func nextInput() {
+        inputIndex += 1
+        if inputIndex == inputs.count {
+            loop += 1
+            inputIndex = 0
+            if loop == loops {
+                isFinished = true
+                return
+            }
+        }
+        // The next recording starts where this one settled, on a whole microsecond.
+        base = Int64((engine.now * 1e6).rounded(.up))
+        startInput()
+    }
+
+    /// Runs the whole replay at once (the virtual clock of `--fast`),
+    /// handing batches of events to `flush`.
+    public mutating func run(batch: Int = 4096, flush: (inout [TransitionEvent]) -> Void) {
+        var out: [TransitionEvent] = []
+        out.reserveCapacity(batch + 64)
+        while !isFinished {
+            step(into: &out)
+            if out.count >= batch {
+                flush(&out)
+                out.removeAll(keepingCapacity: true)
+            }
+        }
+        if !out.isEmpty { flush(&out) }
+    }
+}

@@ -1,0 +1,90 @@
+/// Recognises one transition's gesture among the contacts no other
+/// transition has claimed (design "Gestures": candidate, begin, reject).
+/// A value-type state machine: `step` takes a frame's free contacts and
+/// returns what happened; it does no I/O and reads no clock.
+public struct GestureRecognizer: Sendable, Equatable {
+    public enum State: Sendable, Equatable {
+        /// Fewer than N free contacts: the next time the count reaches N
+        /// a candidate may start.
+        case waiting
+        /// The count reached N but the gesture was refused or rejected, or a
+        /// gesture just began: nothing starts until the count drops below N.
+        case blocked
+        /// N contacts that may become the gesture, with where they started.
+        case candidate(ids: [Int], reference: GestureReference)
+    }
+
+    public enum Action: Sendable, Equatable {
+        case none
+        /// A candidate started (the contacts touched down where the gesture
+        /// allows).
+        case candidateStarted
+        /// The candidate was dropped or rejected; `why` is for tracing.
+        case candidateDropped(why: String)
+        /// The gesture begins: its contacts, reference and travel at this frame.
+        case begin(ids: [Int], reference: GestureReference, travel: GestureTravel)
+    }
+
+    public let kind: GestureKind
+    public let activation: Double
+    public let distance: Double
+    public private(set) var state: State = .waiting
+
+    public init(kind: GestureKind, activation: Double, distance: Double) {
+        self.kind = kind
+        self.activation = activation
+        self.distance = distance
+    }
+
+    /// Forces the recogniser to wait for the count to drop below N.
+    public mutating func block() {
+        state = .blocked
+    }
+
+    /// Takes one frame's free contacts.
+    public mutating func step(free contacts: [Contact]) -> Action {
+        let n = kind.fingers
+        let count = contacts.count
+        switch state {
+        case .waiting:
+            if count < n { return .none }
+            if count > n {
+                state = .blocked
+                return .none
+            }
+            for c in contacts where !kind.acceptsTouchDown(x: c.downX, y: c.downY) {
+                state = .blocked
+                return .none
+            }
+            state = .candidate(ids: contacts.map(\.id), reference: GestureReference(of: contacts))
+            return .candidateStarted
+        case .blocked:
+            if count < n { state = .waiting }
+            return .none
+        case .candidate(let ids, let reference):
+            if count < n {
+                state = .waiting
+                return .candidateDropped(why: "contact lifted before activation")
+            }
+            if count > n {
+                state = .blocked
+                return .candidateDropped(why: "more than \(n) contacts before activation")
+            }
+            var current: [Contact] = []
+            current.reserveCapacity(n)
+            for c in contacts where ids.contains(c.id) { current.append(c) }
+            if current.count != n {
+                state = .blocked
+                return .candidateDropped(why: "contacts changed before activation")
+            }
+            let travel = GestureTravel.measure(kind, from: reference, to: GestureReference(of: current),
+                                               distance: distance)
+            if travel.inward < activation { return .none }
+            state = .blocked
+            if travel.sideways > travel.inward {
+                return .candidateDropped(why: "moved more sideways than along the gesture")
+            }
+            return .begin(ids: ids, reference: reference, travel: travel)
+        }
+    }
+}

@@ -1,0 +1,260 @@
+/// Why a device cannot drive the engine.
+public struct DeviceSetupError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// Turns a device's evdev event stream into `TouchFrame`s (design "Frames"):
+/// multitouch protocol B (slots and tracking ids), protocol A
+/// (`SYN_MT_REPORT` packets) or single touch (`BTN_TOUCH` + `ABS_X`/`ABS_Y`),
+/// chosen from the device's axes; positions normalised by the axes' absinfo.
+/// Feed it events; after a `SYN_REPORT` it has a frame.
+public struct TouchFrameAssembler: Sendable {
+    /// The touch protocol a device speaks.
+    public enum TouchProtocol: Sendable, Equatable {
+        case multitouchB(slots: Int)
+        case multitouchA
+        case singleTouch
+    }
+
+    /// A normalising map for one axis.
+    struct Axis: Sendable {
+        let minimum: Double
+        let scale: Double
+        init(_ code: UInt16, _ info: AbsInfo) throws(DeviceSetupError) {
+            guard info.maximum > info.minimum else {
+                throw DeviceSetupError("axis \(EventCode.absName(code)) has max \(info.maximum) ≤ min \(info.minimum): cannot normalise positions")
+            }
+            minimum = Double(info.minimum)
+            scale = 1 / (Double(info.maximum) - Double(info.minimum))
+        }
+        @inline(__always) func normalise(_ v: Int32) -> Double { (Double(v) - minimum) * scale }
+    }
+
+    /// One multitouch slot (protocol B), or the single-touch state.
+    struct Slot: Sendable {
+        var trackingID: Int32 = -1
+        var x: Int32
+        var y: Int32
+        var touch = 0
+        var fresh = false
+        var downX = 0.0
+        var downY = 0.0
+    }
+
+    /// One protocol-A packet being read.
+    struct Packet: Sendable {
+        var x: Int32? = nil
+        var y: Int32? = nil
+        var trackingID: Int32? = nil
+    }
+
+    public let touchProtocol: TouchProtocol
+    private let xAxis: Axis
+    private let yAxis: Axis
+    /// Event times are microseconds; frame times are seconds after this.
+    public var timeOrigin: Int64
+
+    private var slots: [Slot]
+    private var currentSlot: Int
+    private var touching = false
+    private var dropping = false
+    private var nextTouch = 1
+    // protocol A
+    private var packet = Packet()
+    private var packets: [Packet] = []
+    private var previousA: [Slot] = []
+
+    /// The frame completed by the last `SYN_REPORT`.
+    public private(set) var frame = TouchFrame(time: 0, contacts: [])
+
+    public init(device: DeviceDescription, timeOrigin: Int64 = 0) throws(DeviceSetupError) {
+        self.timeOrigin = timeOrigin
+        let info = device.absInfo
+        let xCode: UInt16, yCode: UInt16
+        if info[EventCode.ABS_MT_POSITION_X] != nil && info[EventCode.ABS_MT_POSITION_Y] != nil {
+            xCode = EventCode.ABS_MT_POSITION_X
+            yCode = EventCode.ABS_MT_POSITION_Y
+            if let slotInfo = info[EventCode.ABS_MT_SLOT] {
+                guard slotInfo.maximum >= 0, slotInfo.minimum == 0, slotInfo.maximum < 256 else {
+                    throw DeviceSetupError("axis ABS_MT_SLOT has range \(slotInfo.minimum)…\(slotInfo.maximum): expected 0…N with N < 256")
+                }
+                touchProtocol = .multitouchB(slots: Int(slotInfo.maximum) + 1)
+            } else {
+                touchProtocol = .multitouchA
+            }
+        } else if info[EventCode.ABS_X] != nil && info[EventCode.ABS_Y] != nil {
+            xCode = EventCode.ABS_X
+            yCode = EventCode.ABS_Y
+            touchProtocol = .singleTouch
+        } else {
+            throw DeviceSetupError("device \"\(device.name)\" has no touch axes (neither ABS_MT_POSITION_X/Y nor ABS_X/Y)")
+        }
+        xAxis = try Axis(xCode, info[xCode]!)
+        yAxis = try Axis(yCode, info[yCode]!)
+        let x0 = info[xCode]!.value, y0 = info[yCode]!.value
+        switch touchProtocol {
+        case .multitouchB(let count):
+            slots = Array(repeating: Slot(x: x0, y: y0), count: count)
+            let start = Int(info[EventCode.ABS_MT_SLOT]?.value ?? 0)
+            currentSlot = start >= 0 && start < count ? start : 0
+        case .multitouchA, .singleTouch:
+            slots = [Slot(x: x0, y: y0)]
+            currentSlot = 0
+        }
+        frame.contacts.reserveCapacity(max(slots.count, 10))
+    }
+
+    // MARK: Feeding events
+
+    /// Takes one event; returns true when it completed a frame (`frame`).
+    @inline(__always)
+    public mutating func feed(_ event: InputEvent) -> Bool {
+        if event.type == EventCode.EV_SYN {
+            return synchronise(event)
+        }
+        if dropping { return false }
+        if event.type == EventCode.EV_ABS {
+            absolute(event.code, event.value)
+        } else if event.type == EventCode.EV_KEY && event.code == EventCode.BTN_TOUCH {
+            touching = event.value != 0
+        }
+        return false
+    }
+
+    private mutating func absolute(_ code: UInt16, _ value: Int32) {
+        switch touchProtocol {
+        case .multitouchB:
+            switch code {
+            case EventCode.ABS_MT_SLOT:
+                currentSlot = value >= 0 && Int(value) < slots.count ? Int(value) : -1
+            case EventCode.ABS_MT_POSITION_X:
+                if currentSlot >= 0 { slots[currentSlot].x = value }
+            case EventCode.ABS_MT_POSITION_Y:
+                if currentSlot >= 0 { slots[currentSlot].y = value }
+            case EventCode.ABS_MT_TRACKING_ID:
+                guard currentSlot >= 0 else { return }
+                if value < 0 {
+                    slots[currentSlot].trackingID = -1
+                } else if value != slots[currentSlot].trackingID {
+                    // A new touch (even without a lift in between); the slot
+                    // keeps its last X and Y until new ones arrive.
+                    slots[currentSlot].trackingID = value
+                    slots[currentSlot].touch = nextTouch
+                    slots[currentSlot].fresh = true
+                    nextTouch += 1
+                }
+            default:
+                return
+            }
+        case .multitouchA:
+            switch code {
+            case EventCode.ABS_MT_POSITION_X: packet.x = value
+            case EventCode.ABS_MT_POSITION_Y: packet.y = value
+            case EventCode.ABS_MT_TRACKING_ID: packet.trackingID = value
+            default: return
+            }
+        case .singleTouch:
+            switch code {
+            case EventCode.ABS_X: slots[0].x = value
+            case EventCode.ABS_Y: slots[0].y = value
+            default: return
+            }
+        }
+    }
+
+    private mutating func synchronise(_ event: InputEvent) -> Bool {
+        switch event.code {
+        case EventCode.SYN_REPORT:
+            if dropping {
+                // design: after SYN_DROPPED everything up to the next report is lost.
+                dropping = false
+                packet = Packet()
+                packets.removeAll(keepingCapacity: true)
+                return false
+            }
+            frame.time = Double(event.time &- timeOrigin) * 1e-6
+            frame.contacts.removeAll(keepingCapacity: true)
+            switch touchProtocol {
+            case .multitouchB: collectSlots()
+            case .multitouchA: collectPackets()
+            case .singleTouch: collectSingle()
+            }
+            return true
+        case EventCode.SYN_MT_REPORT:
+            if touchProtocol == .multitouchA && !dropping {
+                if packet.x != nil || packet.y != nil { packets.append(packet) }
+                packet = Packet()
+            }
+            return false
+        case EventCode.SYN_DROPPED:
+            dropping = true
+            return false
+        default:
+            return false
+        }
+    }
+
+    // MARK: Building frames
+
+    private mutating func collectSlots() {
+        for i in slots.indices where slots[i].trackingID >= 0 {
+            frame.contacts.append(Self.contact(&slots[i], xAxis, yAxis))
+        }
+    }
+
+    private mutating func collectSingle() {
+        if touching {
+            if slots[0].trackingID < 0 {
+                slots[0].trackingID = 0
+                slots[0].touch = nextTouch
+                slots[0].fresh = true
+                nextTouch += 1
+            }
+            frame.contacts.append(Self.contact(&slots[0], xAxis, yAxis))
+        } else {
+            slots[0].trackingID = -1
+        }
+    }
+
+    /// Protocol A has no slots: a packet with a tracking id keeps that
+    /// identity; without one, the i-th packet continues the i-th contact of
+    /// the previous frame.
+    private mutating func collectPackets() {
+        var next: [Slot] = []
+        next.reserveCapacity(packets.count)
+        for (i, p) in packets.enumerated() {
+            var previous: Slot? = nil
+            if let id = p.trackingID {
+                previous = previousA.first { $0.trackingID == id }
+            } else if i < previousA.count && previousA[i].trackingID < 0 {
+                previous = previousA[i]
+            }
+            var slot = previous ?? Slot(x: p.x ?? 0, y: p.y ?? 0)
+            if previous == nil {
+                slot.trackingID = p.trackingID ?? -1
+                slot.touch = nextTouch
+                slot.fresh = true
+                nextTouch += 1
+            }
+            if let x = p.x { slot.x = x }
+            if let y = p.y { slot.y = y }
+            frame.contacts.append(Self.contact(&slot, xAxis, yAxis))
+            next.append(slot)
+        }
+        previousA = next
+        packets.removeAll(keepingCapacity: true)
+    }
+
+    @inline(__always)
+    private static func contact(_ slot: inout Slot, _ xAxis: Axis, _ yAxis: Axis) -> Contact {
+        let x = xAxis.normalise(slot.x), y = yAxis.normalise(slot.y)
+        if slot.fresh {
+            slot.fresh = false
+            slot.downX = x
+            slot.downY = y
+        }
+        return Contact(id: slot.touch, x: x, y: y, downX: slot.downX, downY: slot.downY)
+    }
+}

@@ -1,0 +1,179 @@
+/// The whole engine: every configured transition's state machine, the
+/// contacts each one has claimed, and the event sequence number. Frames and
+/// times go in, `TransitionEvent`s come out (appended to the caller's
+/// buffer, so the hot path allocates nothing per frame). Pure: no I/O, no
+/// clock; the caller says what time it is.
+public struct TransitionEngine: Sendable {
+    public let configuration: EngineConfiguration
+    public private(set) var machines: [TransitionMachine]
+    /// The seq of the last event emitted (0 before the first).
+    public private(set) var seq: UInt64 = 0
+    /// Contacts owned by a transition; they stay claimed until lifted, even
+    /// after the transition released (a touch claimed by one transition is
+    /// not given to another).
+    private var claimed: [Int] = []
+    private var free: [Contact] = []
+    /// The last time the engine was told about.
+    public private(set) var now: Double = -Double.infinity
+
+    /// Called with a line for every state change worth tracing (debug level).
+    public var trace: (@Sendable (String) -> Void)?
+
+    public init(configuration: EngineConfiguration) {
+        self.configuration = configuration
+        self.machines = configuration.transitions.map {
+            TransitionMachine(spec: $0, frameRate: configuration.frameRate)
+        }
+        free.reserveCapacity(16)
+        claimed.reserveCapacity(16)
+    }
+
+    // MARK: Inputs
+
+    /// One touch frame. Animation frames due up to its time come first.
+    public mutating func process(_ frame: TouchFrame, into events: inout [TransitionEvent]) {
+        advance(to: frame.time, into: &events)
+        now = max(now, frame.time)
+        // Forget claims on lifted contacts.
+        if !claimed.isEmpty {
+            claimed.removeAll { id in !frame.contacts.contains { $0.id == id } }
+        }
+        // Interactions first: they own their contacts.
+        for i in machines.indices where machines[i].isInteracting {
+            let action = machines[i].handleFrame(frame, free: [])
+            perform(action, transition: i, time: frame.time, into: &events)
+        }
+        free.removeAll(keepingCapacity: true)
+        for c in frame.contacts where !claimed.contains(c.id) { free.append(c) }
+        for i in machines.indices where !machines[i].isInteracting {
+            let action = machines[i].handleFrame(frame, free: free)
+            if case .began(_, let ids) = action {
+                claimed.append(contentsOf: ids)
+                free.removeAll { ids.contains($0.id) }
+            }
+            perform(action, transition: i, time: frame.time, into: &events)
+        }
+    }
+
+    /// The time of the next animation frame of any transition.
+    public var nextDeadline: Double? {
+        var best: Double? = nil
+        for m in machines {
+            if let t = m.nextFrameTime, best == nil || t < best! { best = t }
+        }
+        return best
+    }
+
+    /// Emits every animation frame due at or before `time`, in time order
+    /// (ties in configuration order).
+    public mutating func advance(to time: Double, into events: inout [TransitionEvent]) {
+        while true {
+            var pick = -1
+            var pickTime = time
+            for i in machines.indices {
+                if let t = machines[i].nextFrameTime, t <= pickTime, pick < 0 || t < pickTime {
+                    pick = i
+                    pickTime = t
+                }
+            }
+            if pick < 0 { break }
+            now = max(now, pickTime)
+            let action = machines[pick].handleAnimationTick()
+            perform(action, transition: pick, time: pickTime, into: &events)
+        }
+    }
+
+    /// Ends every interaction with a cancel for `reason` (device lost, end of
+    /// a recording, a command, shutdown); they animate back to 0.
+    public mutating func cancelInteractions(at time: Double, reason: EndReason, into events: inout [TransitionEvent]) {
+        advance(to: time, into: &events)
+        now = max(now, time)
+        for i in machines.indices {
+            let action = machines[i].handleCancel(at: time, reason: reason)
+            perform(action, transition: i, time: time, into: &events)
+        }
+        claimed.removeAll()
+    }
+
+    /// Runs every animation to its end; returns the time of the last frame
+    /// (or `now` if nothing was animating).
+    @discardableResult
+    public mutating func settle(into events: inout [TransitionEvent]) -> Double {
+        while let t = nextDeadline {
+            advance(to: t, into: &events)
+        }
+        return now
+    }
+
+    /// True when no transition is interacting or animating.
+    public var isIdle: Bool {
+        machines.allSatisfy { if case .idle = $0.state { return true } else { return false } }
+    }
+
+    // MARK: Snapshot
+
+    /// What a late client needs to render every transition in flight.
+    public struct Snapshot: Sendable, Equatable {
+        public var transition: Int
+        public var phase: String
+        public var progress: Double
+        public var target: Double?
+    }
+
+    /// Every transition in flight, at the engine's current time.
+    public func activeSnapshot() -> [Snapshot] {
+        var result: [Snapshot] = []
+        for (i, m) in machines.enumerated() {
+            switch m.state {
+            case .idle:
+                continue
+            case .interacting(let interaction):
+                result.append(Snapshot(transition: i, phase: "interacting", progress: interaction.progress, target: nil))
+            case .animating(let animation, _):
+                result.append(Snapshot(transition: i, phase: "animating",
+                                       progress: animation.sample(at: now).progress, target: animation.target))
+            }
+        }
+        return result
+    }
+
+    // MARK: Performing actions
+
+    private mutating func emit(_ kind: TransitionEvent.Kind, _ transition: Int, _ time: Double,
+                               _ progress: Double, _ velocity: Double, decision: Decision? = nil,
+                               reason: EndReason? = nil, target: Double? = nil,
+                               into events: inout [TransitionEvent]) {
+        seq += 1
+        events.append(TransitionEvent(kind: kind, transition: transition, seq: seq, time: time,
+                                      progress: progress, velocity: velocity, decision: decision,
+                                      reason: reason, target: target))
+    }
+
+    private mutating func perform(_ action: TransitionMachine.Action, transition i: Int, time: Double,
+                                  into events: inout [TransitionEvent]) {
+        switch action {
+        case .none:
+            return
+        case .trace(let line):
+            trace?("\(configuration.transitions[i].name): \(line) at \(time)")
+        case .began(let p, _):
+            trace?("\(configuration.transitions[i].name): began at \(time), progress \(p)")
+            emit(.began, i, time, p, 0, into: &events)
+        case .changed(let p, let v):
+            emit(.changed, i, time, p, v, into: &events)
+        case .ended(let p, let v, let decision, let reason, let completesNow):
+            trace?("\(configuration.transitions[i].name): ended at \(time), \(decision) (\(reason)), p \(p), v \(v)")
+            emit(.ended, i, time, p, v, decision: decision, reason: reason, into: &events)
+            if completesNow {
+                emit(decision == .finish ? .finished : .cancelled, i, time, decision.target, 0, into: &events)
+            }
+        case .animating(let p, let v, let target, let completes):
+            emit(.animating, i, time, p, v, target: target, into: &events)
+            if let decision = completes {
+                emit(decision == .finish ? .finished : .cancelled, i, time, target, 0, into: &events)
+            }
+        case .bug(let what):
+            trace?("BUG: \(configuration.transitions[i].name): \(what)")
+        }
+    }
+}

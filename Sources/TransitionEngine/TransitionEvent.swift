@@ -1,0 +1,34 @@
+/// One event of the stream (design "Events"), before encoding. `transition`
+/// is the index of the transition in the configuration.
+public struct TransitionEvent: Sendable, Equatable {
+    public enum Kind: String, Sendable, Equatable, CaseIterable {
+        case began, changed, ended, animating, finished, cancelled
+    }
+
+    public var kind: Kind
+    public var transition: Int
+    public var seq: UInt64
+    /// Seconds on the input's clock.
+    public var time: Double
+    public var progress: Double
+    public var velocity: Double
+    /// `ended` only.
+    public var decision: Decision?
+    /// `ended` only.
+    public var reason: EndReason?
+    /// `animating` only.
+    public var target: Double?
+
+    public init(kind: Kind, transition: Int, seq: UInt64, time: Double, progress: Double, velocity: Double,
+                decision: Decision? = nil, reason: EndReason? = nil, target: Double? = nil) {
+        self.kind = kind
+        self.transition = transition
+        self.seq = seq
+        self.time = time
+        self.progress = progress
+        self.velocity = velocity
+        self.decision = decision
+        self.reason = reason
+        self.target = target
+    }
+}

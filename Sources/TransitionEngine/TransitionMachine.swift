@@ -1,0 +1,196 @@
+/// The life of one configured transition: idle → interacting (a gesture
+/// drives its progress) → animating (the rest runs to finish or cancel) →
+/// idle. A value-type state machine: each input is a `mutating func` that
+/// returns an `Action` for the caller (the engine) to turn into events; it
+/// does no I/O and has no clock — time arrives with the inputs.
+public struct TransitionMachine: Sendable {
+    // MARK: State
+
+    /// A gesture (or a catch of an animation) in progress.
+    public struct Interaction: Sendable, Equatable {
+        public var ids: [Int]
+        public var reference: GestureReference
+        /// Added to the gesture's progress: non-zero when the gesture caught
+        /// an animation at some progress (design "interruptible").
+        public var offset: Double
+        public var progress: Double
+        public var estimator: VelocityEstimator
+    }
+
+    public enum State: Sendable, Equatable {
+        case idle
+        case interacting(Interaction)
+        case animating(CompletionAnimation, Decision)
+    }
+
+    // MARK: Actions
+
+    public enum Action: Sendable, Equatable {
+        case none
+        /// Something worth a debug line (a candidate started or was dropped).
+        case trace(String)
+        /// The transition begins (or an animation was caught) at `progress`;
+        /// `ids` are the contacts it now owns.
+        case began(progress: Double, ids: [Int])
+        case changed(progress: Double, velocity: Double)
+        /// The interaction ended with a decision. If `completesNow`, there is
+        /// nothing to animate and `finished`/`cancelled` follows at once.
+        case ended(progress: Double, velocity: Double, decision: Decision, reason: EndReason, completesNow: Bool)
+        /// One animation frame; `completes` is set on the last one.
+        case animating(progress: Double, velocity: Double, target: Double, completes: Decision?)
+        /// An input that makes no sense in the current state: a bug, logged.
+        case bug(String)
+    }
+
+    public let spec: TransitionSpec
+    public let frameRate: Double
+    public private(set) var state: State = .idle
+    public private(set) var recognizer: GestureRecognizer
+
+    public init(spec: TransitionSpec, frameRate: Double) {
+        self.spec = spec
+        self.frameRate = frameRate
+        self.recognizer = GestureRecognizer(kind: spec.gesture, activation: spec.activation,
+                                            distance: spec.distance)
+    }
+
+    /// The time of the next animation frame, if animating.
+    public var nextFrameTime: Double? {
+        if case .animating(let animation, _) = state { return animation.nextFrameTime }
+        return nil
+    }
+
+    /// True while a gesture drives the transition.
+    public var isInteracting: Bool {
+        if case .interacting = state { return true }
+        return false
+    }
+
+    /// The contacts the interaction owns (empty unless interacting).
+    public var ownedContacts: [Int] {
+        if case .interacting(let interaction) = state { return interaction.ids }
+        return []
+    }
+
+    // MARK: Inputs
+
+    /// A touch frame. `free` are the contacts no transition has claimed;
+    /// an interacting transition looks at its own contacts in `frame`.
+    /// Animation frames up to `frame.time` must have been taken first.
+    public mutating func handleFrame(_ frame: TouchFrame, free: [Contact]) -> Action {
+        switch state {
+        case .idle:
+            return recognize(frame, free: free, catching: nil)
+        case .animating(let animation, _):
+            return recognize(frame, free: free, catching: spec.interruptible ? animation : nil)
+        case .interacting(var interaction):
+            var current: [Contact] = []
+            current.reserveCapacity(interaction.ids.count)
+            for c in frame.contacts where interaction.ids.contains(c.id) { current.append(c) }
+            if current.count < interaction.ids.count {
+                return release(interaction, at: frame.time, reason: .released)
+            }
+            let travel = GestureTravel.measure(spec.gesture, from: interaction.reference,
+                                               to: GestureReference(of: current), distance: spec.distance)
+            let p = clamp01(travel.progress + interaction.offset)
+            let previous = interaction.progress
+            interaction.estimator.add(time: frame.time, progress: p)
+            interaction.progress = p
+            state = .interacting(interaction)
+            if p == previous { return .none }
+            return .changed(progress: p, velocity: interaction.estimator.releaseVelocity(at: frame.time))
+        }
+    }
+
+    /// Takes the next animation frame (the caller checks `nextFrameTime`).
+    public mutating func handleAnimationTick() -> Action {
+        switch state {
+        case .idle, .interacting:
+            return .bug("animation tick while \(state.name)")
+        case .animating(var animation, let decision):
+            let frame = animation.takeFrame()
+            if frame.isLast {
+                state = .idle
+                return .animating(progress: frame.progress, velocity: 0, target: animation.target, completes: decision)
+            }
+            state = .animating(animation, decision)
+            return .animating(progress: frame.progress, velocity: frame.velocity, target: animation.target, completes: nil)
+        }
+    }
+
+    /// The input is gone (device removed, recording ended), a command
+    /// cancelled, or the daemon shuts down: an interaction ends with a
+    /// cancel and no decision rule, and animates back.
+    public mutating func handleCancel(at time: Double, reason: EndReason) -> Action {
+        switch state {
+        case .idle, .animating:
+            return .none
+        case .interacting(let interaction):
+            return end(interaction, at: time, velocity: 0, decision: .cancel, reason: reason)
+        }
+    }
+
+    // MARK: Steps
+
+    private mutating func recognize(_ frame: TouchFrame, free: [Contact], catching animation: CompletionAnimation?) -> Action {
+        let wasAnimating: Bool
+        if case .animating = state { wasAnimating = true } else { wasAnimating = false }
+        switch recognizer.step(free: free) {
+        case .none:
+            return .none
+        case .candidateStarted:
+            return .trace("candidate started")
+        case .candidateDropped(let why):
+            return .trace("candidate dropped: \(why)")
+        case .begin(let ids, let reference, let travel):
+            if wasAnimating && animation == nil {
+                return .trace("gesture ignored: animating and not interruptible")
+            }
+            var offset = 0.0
+            var p = clamp01(travel.progress)
+            if let animation {
+                let caught = animation.sample(at: frame.time).progress
+                offset = caught - travel.progress
+                p = clamp01(caught)
+            }
+            var estimator = VelocityEstimator()
+            estimator.add(time: frame.time, progress: p)
+            state = .interacting(Interaction(ids: ids, reference: reference, offset: offset,
+                                             progress: p, estimator: estimator))
+            return .began(progress: p, ids: ids)
+        }
+    }
+
+    private mutating func release(_ interaction: Interaction, at time: Double, reason: EndReason) -> Action {
+        let v = interaction.estimator.releaseVelocity(at: time)
+        let decision = Decision.decide(progress: interaction.progress, velocity: v,
+                                       flickVelocity: spec.flickVelocity, finishThreshold: spec.finishThreshold)
+        return end(interaction, at: time, velocity: v, decision: decision, reason: reason)
+    }
+
+    private mutating func end(_ interaction: Interaction, at time: Double, velocity: Double,
+                              decision: Decision, reason: EndReason) -> Action {
+        let animation = CompletionAnimation(from: interaction.progress, to: decision.target, at: time,
+                                            velocity: velocity, spec: spec, frameRate: frameRate)
+        let completesNow = animation.isEmpty
+        state = completesNow ? .idle : .animating(animation, decision)
+        return .ended(progress: interaction.progress, velocity: velocity, decision: decision,
+                      reason: reason, completesNow: completesNow)
+    }
+}
+
+extension TransitionMachine.State {
+    /// A short name for traces.
+    public var name: String {
+        switch self {
+        case .idle: return "idle"
+        case .interacting: return "interacting"
+        case .animating: return "animating"
+        }
+    }
+}
+
+@inline(__always)
+func clamp01(_ x: Double) -> Double {
+    x < 0 ? 0 : (x > 1 ? 1 : x)
+}

@@ -1,0 +1,101 @@
+/// Collects the `(t, p)` samples of an interaction and computes the release
+/// velocity by design "Velocity": the least-squares slope over the last
+/// 100 ms, or 0 when there are too few samples or the finger rested more than
+/// 40 ms before release.
+public struct VelocityEstimator: Sendable, Equatable {
+    public static let window = 0.100
+    public static let restLimit = 0.040
+    /// Tolerance for comparing times that came from microsecond integers.
+    static let epsilon = 1e-9
+
+    private var times: [Double] = []
+    private var values: [Double] = []
+    /// Time of the last sample whose progress differed from the one before it
+    /// (the first sample counts as a change).
+    public private(set) var lastChangeTime: Double? = nil
+
+    public init() {
+        times.reserveCapacity(64)
+        values.reserveCapacity(64)
+    }
+
+    public var lastProgress: Double? { values.last }
+    public var lastTime: Double? { times.last }
+    public var sampleCount: Int { times.count }
+
+    /// Adds a sample; samples older than the window before it are dropped.
+    public mutating func add(time: Double, progress: Double) {
+        if let last = values.last {
+            if progress != last { lastChangeTime = time }
+        } else {
+            lastChangeTime = time
+        }
+        times.append(time)
+        values.append(progress)
+        // Keep only what the window can still use.
+        let cutoff = time - Self.window - Self.epsilon
+        var drop = 0
+        while drop < times.count - 1 && times[drop] < cutoff { drop += 1 }
+        if drop > 32 || (drop > 0 && drop * 2 >= times.count) {
+            times.removeFirst(drop)
+            values.removeFirst(drop)
+        }
+    }
+
+    /// The least-squares slope of the samples in the last 100 ms (ignoring
+    /// the rest rule).
+    public func slope() -> Double {
+        guard let tLast = times.last else { return 0 }
+        let cutoff = tLast - Self.window - Self.epsilon
+        var n = 0.0, st = 0.0, sp = 0.0
+        var first = times.count
+        for i in stride(from: times.count - 1, through: 0, by: -1) {
+            if times[i] < cutoff { break }
+            first = i
+            n += 1; st += times[i]; sp += values[i]
+        }
+        guard n >= 2 else { return 0 }
+        let meanT = st / n, meanP = sp / n
+        var stt = 0.0, stp = 0.0
+        for i in first..<times.count {
+            let dt = times[i] - meanT
+            stt += dt * dt
+            stp += dt * (values[i] - meanP)
+        }
+        // Fewer than two distinct times → no slope.
+        guard stt > 1e-18 else { return 0 }
+        return stp / stt
+    }
+
+    /// The release velocity for a release frame at `releaseTime`.
+    public func releaseVelocity(at releaseTime: Double) -> Double {
+        guard let changed = lastChangeTime else { return 0 }
+        if releaseTime - changed > Self.restLimit + Self.epsilon { return 0 }
+        return slope()
+    }
+}
+
+/// What happens to a transition when its gesture ends.
+public enum Decision: String, Sendable, Equatable {
+    case finish
+    case cancel
+
+    /// The target progress of the completion animation.
+    public var target: Double { self == .finish ? 1 : 0 }
+
+    /// design "Decision": a flick either way wins, else the threshold.
+    public static func decide(progress p: Double, velocity v: Double,
+                              flickVelocity f: Double, finishThreshold: Double) -> Decision {
+        if v >= f { return .finish }
+        if v <= -f { return .cancel }
+        return p >= finishThreshold ? .finish : .cancel
+    }
+}
+
+/// Why an interaction ended.
+public enum EndReason: String, Sendable, Equatable {
+    case released
+    case deviceLost = "device-lost"
+    case command
+    case shutdown
+}
