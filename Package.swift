@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Dependency arrows point one way:
-//   transitiond (CLI) → Replay → Recordings / TransitionConfig / EventStream → TransitionEngine
+//   transitiond (CLI) → Replay / Recordings / TransitionConfig / EventStream → TransitionEngine
 let package = Package(
     name: "transitiond",
     platforms: [.macOS(.v13)],
@@ -26,7 +26,7 @@ let package = Package(
         // NDJSON encoding of engine events (the wire format of design "Events").
         .target(name: "EventStream", dependencies: ["TransitionEngine"]),
         // Drives the engine from recordings on an injected clock.
-        .target(name: "Replay", dependencies: ["TransitionEngine", "Recordings", "EventStream"]),
+        .target(name: "Replay", dependencies: ["TransitionEngine"]),
         .executableTarget(name: "transitiond", dependencies: [
             "TransitionEngine", "Recordings", "TransitionConfig", "EventStream", "Replay",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

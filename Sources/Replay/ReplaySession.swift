@@ -1,5 +1,5 @@
 import TransitionEngine
-import Recordings
+
 
 /// One recording prepared for replay: its events and the device they came from.
 public struct ReplayInput: Sendable {
@@ -136,6 +136,11 @@ public struct ReplaySession: Sendable {
         // The next recording starts where this one settled, on a whole microsecond.
         base = Int64((engine.now * 1e6).rounded(.up))
         startInput()
+    }
+
+    /// Sends the engine's trace lines (state changes, at debug level) to `sink`.
+    public mutating func trace(_ sink: @escaping @Sendable (String) -> Void) {
+        engine.trace = sink
     }
 
     /// Runs the whole replay at once (the virtual clock of `--fast`),

@@ -1,0 +1,22 @@
+import ArgumentParser
+import TransitionConfig
+
+/// `transitiond check-config FILE`: validates a config and prints the
+/// effective one (every key, defaults filled in).
+struct CheckConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check-config",
+        abstract: "Validate a config file and print the effective configuration."
+    )
+
+    @Argument(help: "The TOML config file.")
+    var file: String
+
+    func run() throws {
+        try reportingFailures {
+            let config = try loadConfiguration(file)
+            var out = StandardOutput()
+            out.write(ConfigLoader.render(config))
+        }
+    }
+}

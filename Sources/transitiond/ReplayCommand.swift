@@ -1,0 +1,133 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import TransitionEngine
+import Recordings
+import EventStream
+import Replay
+
+/// `transitiond replay`: streams recorded gestures through the engine, at
+/// the recording's pace (`--speed`) or as fast as possible (`--fast`,
+/// deterministic: byte-identical output on every run).
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Replay recorded gestures (evemu or libinput record) through the engine.",
+        discussion: """
+        Times in the output are seconds since the first event of the replay. \
+        Several recordings (and --loop) play one after another, each starting \
+        when the previous one has settled. A gesture still held when its \
+        recording ends is cancelled with reason "device-lost".
+        """
+    )
+
+    @Argument(help: "Recordings: evemu files (self-contained, or .events with --description) or libinput record YAML.")
+    var recordings: [String]
+
+    @Option(help: ArgumentHelp("The device description (an evemu .desc file) for events-only recordings.", valueName: "DESC"))
+    var description: String?
+
+    @Option(help: ArgumentHelp("A TOML config file (default: the embedded one).", valueName: "FILE"))
+    var config: String?
+
+    @Flag(help: "No pacing: run on a virtual clock as fast as possible.")
+    var fast = false
+
+    @Option(help: ArgumentHelp("Pace by the recording's timestamps at this speed (1 = real time).", valueName: "X"))
+    var speed: Double?
+
+    @Option(help: ArgumentHelp("Play the recordings N times.", valueName: "N"))
+    var loop: Int = 1
+
+    @Flag(help: "NDJSON on stdout even on a terminal.")
+    var json = false
+
+    @Flag(help: "Trace the engine's state changes on stderr.")
+    var verbose = false
+
+    func validate() throws {
+        if fast && speed != nil { throw ValidationError("--fast and --speed exclude each other") }
+        if let speed, !(speed > 0 && speed.isFinite && speed <= 1000) {
+            throw ValidationError("--speed must be a number > 0 and ≤ 1000 (got \(speed))")
+        }
+        if loop < 1 || loop > 1_000_000 { throw ValidationError("--loop must be 1…1000000 (got \(loop))") }
+        if recordings.isEmpty { throw ValidationError("give at least one recording") }
+    }
+
+    func run() throws {
+        try reportingFailures {
+            let configuration = try loadConfiguration(config)
+            let inputs = try recordings.map(loadRecording)
+            var session: ReplaySession
+            do {
+                session = try ReplaySession(configuration: configuration, inputs: inputs, loops: loop)
+            } catch let error as ReplayError {
+                throw Failure(.dataError, error.description)
+            }
+            if verbose {
+                session.trace { StandardError.write("transitiond: debug: \($0)\n") }
+            }
+            let encoder = EventEncoder(configuration: configuration)
+            var out = StandardOutput()
+            let ndjson = json || !StandardOutput.isTerminal
+            var live: LiveView? = ndjson ? nil : LiveView(configuration: configuration)
+            var writer = JSONWriter(capacity: 1 << 18)
+            if ndjson {
+                encoder.hello(active: [], into: &writer)
+            }
+
+            if fast {
+                session.run { events in
+                    if var view = live {
+                        view.show(events, to: &out)
+                        live = view
+                        return
+                    }
+                    for e in events { encoder.encode(e, into: &writer) }
+                    if writer.bytes.count >= 1 << 17 {
+                        out.write(writer.bytes)
+                        writer.bytes.removeAll(keepingCapacity: true)
+                    }
+                }
+            } else {
+                var pacer = ReplayPacer(clock: MonotonicClock(), speed: speed ?? 1)
+                var events: [TransitionEvent] = []
+                while let t = session.nextTime, !out.closed {
+                    pacer.wait(until: t)
+                    events.removeAll(keepingCapacity: true)
+                    session.step(into: &events)
+                    if var view = live {
+                        view.show(events, to: &out)
+                        live = view
+                    } else {
+                        for e in events { encoder.encode(e, into: &writer) }
+                        out.write(writer.bytes)
+                        writer.bytes.removeAll(keepingCapacity: true)
+                    }
+                }
+            }
+            if var view = live { view.show([], force: true, to: &out) }
+            out.write(writer.bytes)
+            if out.closed && out.error != EPIPE {
+                throw Failure(.ioError, "stdout: write failed (errno \(out.error))")
+            }
+        }
+    }
+
+    private func loadRecording(_ path: String) throws -> ReplayInput {
+        guard fileExists(path) else { throw Failure(.noInput, "\(path): no such recording") }
+        if let description, !fileExists(description) {
+            throw Failure(.noInput, "\(description): no such description file")
+        }
+        do {
+            let recording = try RecordingReader.read(path: path, descriptionPath: description)
+            guard let device = recording.description else {
+                throw Failure(.dataError, "\(path): no device description; pass one with --description FILE.desc")
+            }
+            return ReplayInput(path: path, device: device, events: recording.events)
+        } catch let error as RecordingError {
+            throw Failure(.dataError, error.description)
+        }
+    }
+}

@@ -1,0 +1,18 @@
+import ArgumentParser
+
+/// The `transitiond` command: touchscreen gestures → interactive transitions.
+@main
+struct Transitiond: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "transitiond",
+        abstract: "Turns touchscreen gestures into percent-driven interactive transitions.",
+        discussion: """
+        Events go to stdout as NDJSON (one JSON object per line) when stdout is \
+        not a terminal or --json is given; a terminal gets a live view.
+        Exit codes: 0 ok, 64 usage, 65 bad data (recording or config), \
+        66 no input (a file is missing), 74 I/O error.
+        """,
+        version: "0.1.0",
+        subcommands: [ReplayCommand.self, CheckConfigCommand.self]
+    )
+}
