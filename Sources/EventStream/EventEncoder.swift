@@ -13,44 +13,40 @@ public enum TransitiondVersion {
 /// event, shared by every consumer).
 public struct EventEncoder: Sendable {
     public let configuration: EngineConfiguration
-    /// `"transition":"NAME"` pre-encoded per transition.
-    private let namePrefixes: [[UInt8]]
+    /// `{"type":"KIND","transition":"NAME","seq":` pre-encoded per
+    /// transition and kind.
+    private let heads: [[[UInt8]]]
     /// `"PROPERTY":` pre-encoded per transition and track.
     private let trackKeys: [[[UInt8]]]
 
     public init(configuration: EngineConfiguration) {
         self.configuration = configuration
-        var prefixes: [[UInt8]] = []
+        var prefixes: [[[UInt8]]] = []
         var keys: [[[UInt8]]] = []
         for spec in configuration.transitions {
-            var w = JSONWriter(capacity: 64)
-            w.raw(",\"transition\":")
-            w.string(spec.name)
-            prefixes.append(w.bytes)
+            prefixes.append(TransitionEvent.Kind.allCases.map { kind in
+                let w = JSONWriter(capacity: 64)
+                w.raw("{\"type\":")
+                w.string(kind.rawValue)
+                w.raw(",\"transition\":")
+                w.string(spec.name)
+                w.raw(",\"seq\":")
+                return w.bytes
+            })
             keys.append(spec.keyframes.map { track in
-                var k = JSONWriter(capacity: 32)
+                let k = JSONWriter(capacity: 32)
                 k.string(track.property)
                 k.raw(":")
                 return k.bytes
             })
         }
-        namePrefixes = prefixes
+        heads = prefixes
         trackKeys = keys
     }
 
     /// Appends one event's line (with its `\n`).
-    public func encode(_ e: TransitionEvent, into w: inout JSONWriter) {
-        w.raw("{\"type\":\"")
-        switch e.kind {
-        case .began: w.raw("began\"")
-        case .changed: w.raw("changed\"")
-        case .ended: w.raw("ended\"")
-        case .animating: w.raw("animating\"")
-        case .finished: w.raw("finished\"")
-        case .cancelled: w.raw("cancelled\"")
-        }
-        w.raw(namePrefixes[e.transition])
-        w.raw(",\"seq\":")
+    public func encode(_ e: TransitionEvent, into w: JSONWriter) {
+        w.raw(heads[e.transition][e.kind.index])
         w.integer(e.seq)
         w.raw(",\"time\":")
         w.number(e.time)
@@ -58,7 +54,7 @@ public struct EventEncoder: Sendable {
         w.number(e.progress)
         w.raw(",\"velocity\":")
         w.number(e.velocity)
-        values(transition: e.transition, progress: e.progress, into: &w)
+        values(transition: e.transition, progress: e.progress, into: w)
         if let decision = e.decision {
             w.raw(decision == .finish ? ",\"decision\":\"finish\"" : ",\"decision\":\"cancel\"")
         }
@@ -80,7 +76,7 @@ public struct EventEncoder: Sendable {
     }
 
     /// `,"values":{…}` for a transition at a progress.
-    private func values(transition: Int, progress: Double, into w: inout JSONWriter) {
+    private func values(transition: Int, progress: Double, into w: JSONWriter) {
         w.raw(",\"values\":{")
         let tracks = configuration.transitions[transition].keyframes
         for (k, track) in tracks.enumerated() {
@@ -94,7 +90,7 @@ public struct EventEncoder: Sendable {
     /// The `hello` line: protocol and daemon versions, the configured
     /// transitions, and a snapshot of those in flight.
     public func hello(active: [TransitionEngine.Snapshot], extra: [(key: String, value: String)] = [],
-                      into w: inout JSONWriter) {
+                      into w: JSONWriter) {
         w.raw("{\"type\":\"hello\",\"protocol\":")
         w.integer(TransitiondVersion.protocolVersion)
         w.raw(",\"version\":")
@@ -119,7 +115,7 @@ public struct EventEncoder: Sendable {
             w.string(snapshot.phase)
             w.raw(",\"progress\":")
             w.number(snapshot.progress)
-            values(transition: snapshot.transition, progress: snapshot.progress, into: &w)
+            values(transition: snapshot.transition, progress: snapshot.progress, into: w)
             if let target = snapshot.target {
                 w.raw(",\"target\":")
                 w.number(target)

@@ -68,59 +68,77 @@ public struct ReplaySession: Sendable {
         assembler = a
         eventIndex = 0
         draining = false
+        findNextReport()
     }
 
-    /// The engine time of the next step, nil when the replay is over.
+    /// Finds the end of the next input frame: the index of the next
+    /// `SYN_REPORT` (or the end of the events) and its engine time.
+    private mutating func findNextReport() {
+        let events = inputs[inputIndex].events
+        var i = eventIndex
+        while i < events.count {
+            let e = events[i]
+            if e.type == EventCode.EV_SYN && e.code == EventCode.SYN_REPORT { break }
+            i += 1
+        }
+        reportIndex = i
+        if i < events.count, let a = assembler {
+            reportTime = Double(events[i].time &- a.timeOrigin) * 1e-6
+        } else {
+            reportTime = nil
+        }
+    }
+
+    /// Index of the `SYN_REPORT` that ends the next input frame.
+    private var reportIndex = 0
+    /// Its engine time; nil when the recording has no further frame.
+    private var reportTime: Double?
+
+    /// The engine time of the next step, nil when the replay is over. An
+    /// input frame is due at its `SYN_REPORT`, when it is complete.
     public var nextTime: Double? {
         if isFinished { return nil }
         let animation = engine.nextDeadline
-        if !draining, let a = assembler {
-            let events = inputs[inputIndex].events
-            let input = eventIndex < events.count
-                ? Double(events[eventIndex].time &- a.timeOrigin) * 1e-6
-                : engine.now
+        if !draining {
+            let input = reportTime ?? engine.now
             if let animation, animation < input { return animation }
             return input
         }
         return animation ?? engine.now
     }
 
-    /// Does what is due at `nextTime`: animation frames, or input up to and
-    /// including the next frame, or the end of a recording.
+    /// Does what is due at `nextTime`: animation frames, or the next input
+    /// frame, or the end of a recording.
     public mutating func step(into out: inout [TransitionEvent]) {
-        guard !isFinished, var a = assembler else { return }
+        guard !isFinished, let origin = assembler?.timeOrigin else { return }
         if draining {
-            if engine.nextDeadline != nil, let t = engine.nextDeadline {
+            if let t = engine.nextDeadline {
                 engine.advance(to: t, into: &out)
-                return
+            } else {
+                nextInput()
             }
-            nextInput()
             return
         }
-        let events = inputs[inputIndex].events
-        if let deadline = engine.nextDeadline, eventIndex < events.count,
-           deadline < Double(events[eventIndex].time &- a.timeOrigin) * 1e-6 {
+        if let deadline = engine.nextDeadline, deadline < reportTime ?? engine.now {
             engine.advance(to: deadline, into: &out)
             return
         }
-        assembler = nil
-        defer { assembler = a }
-        var i = eventIndex
-        let count = events.count
-        while i < count {
-            let e = events[i]
-            i += 1
-            if a.feed(e) {
-                engine.process(a.frame, into: &out)
-                eventIndex = i
-                return
-            }
+        let events = inputs[inputIndex].events
+        guard reportTime != nil else {
+            // End of this recording: whatever is still held is lost.
+            eventIndex = events.count
+            let end = events.isEmpty ? engine.now : Double(events[events.count - 1].time &- origin) * 1e-6
+            engine.cancelInteractions(at: max(end, engine.now), reason: .deviceLost, into: &out)
+            draining = true
+            return
         }
-        eventIndex = count
-        // End of this recording: whatever is still held is lost.
-        let end = count > 0 ? Double(events[count - 1].time &- a.timeOrigin) * 1e-6 : engine.now
-        engine.cancelInteractions(at: max(end, engine.now), reason: .deviceLost, into: &out)
-        draining = true
+        var complete = false
+        for i in eventIndex...reportIndex {
+            complete = assembler!.feed(events[i])
+        }
+        if complete { engine.process(assembler!.frame, into: &out) }
+        eventIndex = reportIndex + 1
+        findNextReport()
     }
 
     private mutating func nextInput() {

@@ -70,15 +70,11 @@ public struct GestureRecognizer: Sendable, Equatable {
                 state = .blocked
                 return .candidateDropped(why: "more than \(n) contacts before activation")
             }
-            var current: [Contact] = []
-            current.reserveCapacity(n)
-            for c in contacts where ids.contains(c.id) { current.append(c) }
-            if current.count != n {
+            guard let current = TransitionMachine.owned(ids, in: contacts) else {
                 state = .blocked
                 return .candidateDropped(why: "contacts changed before activation")
             }
-            let travel = GestureTravel.measure(kind, from: reference, to: GestureReference(of: current),
-                                               distance: distance)
+            let travel = GestureTravel.measure(kind, from: reference, to: current, distance: distance)
             if travel.inward < activation { return .none }
             state = .blocked
             if travel.sideways > travel.inward {

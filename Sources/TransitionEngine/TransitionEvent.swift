@@ -3,6 +3,18 @@
 public struct TransitionEvent: Sendable, Equatable {
     public enum Kind: String, Sendable, Equatable, CaseIterable {
         case began, changed, ended, animating, finished, cancelled
+
+        /// Position in `allCases`, for tables indexed by kind.
+        public var index: Int {
+            switch self {
+            case .began: return 0
+            case .changed: return 1
+            case .ended: return 2
+            case .animating: return 3
+            case .finished: return 4
+            case .cancelled: return 5
+            }
+        }
     }
 
     public var kind: Kind

@@ -84,21 +84,21 @@ public struct TransitionMachine: Sendable {
         case .animating(let animation, _):
             return recognize(frame, free: free, catching: spec.interruptible ? animation : nil)
         case .interacting(var interaction):
-            var current: [Contact] = []
-            current.reserveCapacity(interaction.ids.count)
-            for c in frame.contacts where interaction.ids.contains(c.id) { current.append(c) }
-            if current.count < interaction.ids.count {
+            // Take the payload out so that its arrays are mutated in place.
+            state = .idle
+            guard let current = Self.owned(interaction.ids, in: frame.contacts) else {
                 return release(interaction, at: frame.time, reason: .released)
             }
             let travel = GestureTravel.measure(spec.gesture, from: interaction.reference,
-                                               to: GestureReference(of: current), distance: spec.distance)
+                                               to: current, distance: spec.distance)
             let p = clamp01(travel.progress + interaction.offset)
             let previous = interaction.progress
             interaction.estimator.add(time: frame.time, progress: p)
             interaction.progress = p
+            let velocity = p == previous ? 0 : interaction.estimator.releaseVelocity(at: frame.time)
             state = .interacting(interaction)
             if p == previous { return .none }
-            return .changed(progress: p, velocity: interaction.estimator.releaseVelocity(at: frame.time))
+            return .changed(progress: p, velocity: velocity)
         }
     }
 
@@ -131,6 +131,22 @@ public struct TransitionMachine: Sendable {
     }
 
     // MARK: Steps
+
+    /// The reference (centroid, spread) of the owned contacts, or nil if any
+    /// of them is gone.
+    @inline(__always)
+    static func owned(_ ids: [Int], in contacts: [Contact]) -> GestureReference? {
+        if ids.count == 1 {
+            for c in contacts where c.id == ids[0] {
+                return GestureReference(centroidX: c.x, centroidY: c.y, spread: 0)
+            }
+            return nil
+        }
+        var current: [Contact] = []
+        current.reserveCapacity(ids.count)
+        for c in contacts where ids.contains(c.id) { current.append(c) }
+        return current.count < ids.count ? nil : GestureReference(of: current)
+    }
 
     private mutating func recognize(_ frame: TouchFrame, free: [Contact], catching animation: CompletionAnimation?) -> Action {
         let wasAnimating: Bool

@@ -72,9 +72,9 @@ struct ReplayCommand: ParsableCommand {
             var out = StandardOutput()
             let ndjson = json || !StandardOutput.isTerminal
             var live: LiveView? = ndjson ? nil : LiveView(configuration: configuration)
-            var writer = JSONWriter(capacity: 1 << 18)
+            let writer = JSONWriter(capacity: 1 << 18)
             if ndjson {
-                encoder.hello(active: [], into: &writer)
+                encoder.hello(active: [], into: writer)
             }
 
             if fast {
@@ -84,10 +84,9 @@ struct ReplayCommand: ParsableCommand {
                         live = view
                         return
                     }
-                    for e in events { encoder.encode(e, into: &writer) }
-                    if writer.bytes.count >= 1 << 17 {
-                        out.write(writer.bytes)
-                        writer.bytes.removeAll(keepingCapacity: true)
+                    for e in events { encoder.encode(e, into: writer) }
+                    if writer.count >= 1 << 17 {
+                        out.write(writer)
                     }
                 }
             } else {
@@ -101,14 +100,13 @@ struct ReplayCommand: ParsableCommand {
                         view.show(events, to: &out)
                         live = view
                     } else {
-                        for e in events { encoder.encode(e, into: &writer) }
-                        out.write(writer.bytes)
-                        writer.bytes.removeAll(keepingCapacity: true)
+                        for e in events { encoder.encode(e, into: writer) }
+                        out.write(writer)
                     }
                 }
             }
             if var view = live { view.show([], force: true, to: &out) }
-            out.write(writer.bytes)
+            out.write(writer)
             if out.closed && out.error != EPIPE {
                 throw Failure(.ioError, "stdout: write failed (errno \(out.error))")
             }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import EventStream
 
 /// Buffered writes of bytes to stdout. A reader that goes away (EPIPE) ends
 /// the output quietly; other errors are reported once.
@@ -14,22 +15,31 @@ struct StandardOutput {
         signal(SIGPIPE, SIG_IGN)
     }
 
+    /// Writes what `writer` holds and empties it.
+    mutating func write(_ writer: JSONWriter) {
+        writer.withBytes { write($0) }
+        writer.reset()
+    }
+
     /// Writes all of `bytes` (retrying short writes and EINTR).
     mutating func write(_ bytes: [UInt8]) {
-        guard !closed, !bytes.isEmpty else { return }
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Glibc.write(1, buffer.baseAddress! + offset, buffer.count - offset)
-                if n > 0 {
-                    offset += n
-                } else if n < 0 && errno == EINTR {
-                    continue
-                } else {
-                    closed = true
-                    error = n < 0 ? errno : EIO
-                    return
-                }
+        bytes.withUnsafeBytes { write($0) }
+    }
+
+    /// Writes all of `buffer` (retrying short writes and EINTR).
+    mutating func write(_ buffer: UnsafeRawBufferPointer) {
+        guard !closed, buffer.count > 0 else { return }
+        var offset = 0
+        while offset < buffer.count {
+            let n = Glibc.write(1, buffer.baseAddress! + offset, buffer.count - offset)
+            if n > 0 {
+                offset += n
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else {
+                closed = true
+                error = n < 0 ? errno : EIO
+                return
             }
         }
     }

@@ -1,0 +1,94 @@
+import TransitionEngine
+
+/// Turns validated sections into the engine's configuration, checking what
+/// spans several keys or tables: unique names, unique keyframe properties,
+/// `start + duration <= 1`, at least one transition.
+enum ConfigBuilder {
+    static func configuration(from root: ValidatedSection, file: String) throws(ConfigError) -> EngineConfiguration {
+        let sections = root.children["transition"] ?? []
+        guard !sections.isEmpty else {
+            throw ConfigError(file: file, line: 1, key: "transition",
+                              message: "the config needs at least one [[transition]]")
+        }
+        var transitions: [TransitionSpec] = []
+        var firstWithName: [String: ValidatedSection] = [:]
+        for section in sections {
+            let name = section.string("name")
+            if let first = firstWithName[name] {
+                throw ConfigError(file: file, line: section.line(of: "name"), key: section.keyPath("name"),
+                                  message: "duplicate transition name (\(first.path) on line \(first.line(of: "name")) is also named \(ConfigValue.string(name).rendered))")
+            }
+            firstWithName[name] = section
+            transitions.append(try transition(from: section, file: file))
+        }
+        return EngineConfiguration(frameRate: root.number("frame_rate"), transitions: transitions)
+    }
+
+    // MARK: - Transitions
+
+    static func transition(from section: ValidatedSection, file: String) throws(ConfigError) -> TransitionSpec {
+        TransitionSpec(
+            name: section.string("name"),
+            gesture: gesture(from: section),
+            activation: section.number("activation"),
+            distance: section.number("distance"),
+            finishThreshold: section.number("finish_threshold"),
+            flickVelocity: section.number("flick_velocity"),
+            duration: section.number("duration"),
+            completionSpeed: section.number("completion_speed"),
+            completionCurve: completionCurve(from: section),
+            interruptible: section.boolean("interruptible"),
+            keyframes: try keyframes(from: section, file: file)
+        )
+    }
+
+    /// The gesture of a `[[transition]]` whose keys up to `edge_margin` are
+    /// validated (the `distance` default uses it too).
+    static func gesture(from section: ValidatedSection) -> GestureKind {
+        switch section.string("gesture") {
+        case "edge-pan":
+            return .edgePan(edge: section.choice("edge", as: Edge.self),
+                            fingers: section.integer("fingers"),
+                            edgeMargin: section.number("edge_margin"))
+        case "swipe":
+            return .swipe(direction: section.choice("direction", as: SwipeDirection.self),
+                          fingers: section.integer("fingers"))
+        case "pinch":
+            return .pinch(direction: section.choice("direction", as: PinchDirection.self))
+        case let other:
+            preconditionFailure("gesture '\(other)' is not in ConfigSchema.gestures")
+        }
+    }
+
+    private static func completionCurve(from section: ValidatedSection) -> CompletionCurve {
+        if section.string("completion_curve") == "spring" {
+            return .spring(dampingRatio: section.number("damping_ratio"), stiffness: section.number("stiffness"))
+        }
+        return .timing(section.choice("completion_curve", as: TimingCurve.self))
+    }
+
+    // MARK: - Keyframes
+
+    private static func keyframes(from transition: ValidatedSection, file: String) throws(ConfigError) -> [KeyframeTrack] {
+        var tracks: [KeyframeTrack] = []
+        var firstWithProperty: [String: ValidatedSection] = [:]
+        for section in transition.children["keyframe"] ?? [] {
+            let property = section.string("property")
+            if let first = firstWithProperty[property] {
+                throw ConfigError(file: file, line: section.line(of: "property"), key: section.keyPath("property"),
+                                  message: "duplicate keyframe property (\(first.path) on line \(first.line(of: "property")) also animates \(ConfigValue.string(property).rendered))")
+            }
+            firstWithProperty[property] = section
+            let start = section.number("start")
+            let duration = section.number("duration")
+            if start + duration > 1 + 1e-9 {
+                throw ConfigError(file: file, line: section.line(of: "duration"), key: section.keyPath("duration"),
+                                  message: "start + duration must be <= 1 (got \(start) + \(duration) = \(start + duration))")
+            }
+            tracks.append(KeyframeTrack(property: property, start: start, duration: duration,
+                                        from: section.number("from"), to: section.number("to"),
+                                        curve: section.choice("curve", as: TimingCurve.self)))
+        }
+        return tracks
+    }
+}

@@ -1,0 +1,86 @@
+import TransitionEngine
+
+/// Writes an `EngineConfiguration` as the TOML config it is equivalent to:
+/// every key that applies, with its effective value and, in a comment, what
+/// it may be. `ConfigLoader.parse` reads the text back to an equal value.
+enum ConfigRenderer {
+    static func render(_ config: EngineConfiguration) -> String {
+        var out = "# transitiond configuration: every key with its effective value.\n"
+        out += section([("frame_rate", .number(config.frameRate))], schema: ConfigSchema.root, indent: "")
+        for transition in config.transitions {
+            out += "\n[[transition]]\n"
+            out += section(entries(of: transition), schema: ConfigSchema.transition, indent: "")
+            for track in transition.keyframes {
+                out += "\n  [[transition.keyframe]]\n"
+                out += section(entries(of: track), schema: ConfigSchema.keyframe, indent: "  ")
+            }
+        }
+        return out
+    }
+
+    // MARK: - Entries, in schema order
+
+    private static func entries(of transition: TransitionSpec) -> [(String, ConfigValue)] {
+        var entries: [(String, ConfigValue)] = [
+            ("name", .string(transition.name)),
+            ("gesture", .string(transition.gesture.name)),
+        ]
+        switch transition.gesture {
+        case .edgePan(let edge, let fingers, let edgeMargin):
+            entries += [("edge", .string(edge.rawValue)), ("fingers", .integer(fingers)),
+                        ("edge_margin", .number(edgeMargin))]
+        case .swipe(let direction, let fingers):
+            entries += [("direction", .string(direction.rawValue)), ("fingers", .integer(fingers))]
+        case .pinch(let direction):
+            entries += [("direction", .string(direction.rawValue)), ("fingers", .integer(2))]
+        }
+        entries += [
+            ("activation", .number(transition.activation)),
+            ("distance", .number(transition.distance)),
+            ("finish_threshold", .number(transition.finishThreshold)),
+            ("flick_velocity", .number(transition.flickVelocity)),
+            ("duration", .number(transition.duration)),
+            ("completion_speed", .number(transition.completionSpeed)),
+            ("completion_curve", .string(transition.completionCurve.name)),
+        ]
+        if case .spring(let dampingRatio, let stiffness) = transition.completionCurve {
+            entries += [("damping_ratio", .number(dampingRatio)), ("stiffness", .number(stiffness))]
+        }
+        entries.append(("interruptible", .boolean(transition.interruptible)))
+        return entries
+    }
+
+    private static func entries(of track: KeyframeTrack) -> [(String, ConfigValue)] {
+        [
+            ("property", .string(track.property)),
+            ("start", .number(track.start)),
+            ("duration", .number(track.duration)),
+            ("from", .number(track.from)),
+            ("to", .number(track.to)),
+            ("curve", .string(track.curve.rawValue)),
+        ]
+    }
+
+    // MARK: - Formatting
+
+    /// `key = value` lines, comments aligned, each saying what the key may be.
+    private static func section(_ entries: [(String, ConfigValue)], schema: SectionSchema, indent: String) -> String {
+        var values: [String: ConfigValue] = [:]
+        var lines: [(text: String, comment: String?)] = []
+        for (key, value) in entries {
+            let comment = schema.spec(named: key, given: values)?.kind.summary
+            values[key] = value
+            lines.append((indent + TOMLKey.display(key) + " = " + value.rendered, comment))
+        }
+        let width = lines.map(\.text.count).max() ?? 0
+        var out = ""
+        for line in lines {
+            out += line.text
+            if let comment = line.comment {
+                out += String(repeating: " ", count: width - line.text.count) + "  # " + comment
+            }
+            out += "\n"
+        }
+        return out
+    }
+}

@@ -1,0 +1,86 @@
+import TransitionEngine
+
+/// The keys of transitiond's config file (design "Config"), one declarative
+/// table per section. To add a key, add a `KeySpec`; to add a section (the
+/// coming `[server]`), add a `SectionSchema` and a `ChildSection` of `root`,
+/// then read it in `ConfigBuilder` and write it in `ConfigRenderer`.
+enum ConfigSchema {
+    static let gestures = ["edge-pan", "swipe", "pinch"]
+    static let completionCurves = TimingCurve.allCases.map(\.rawValue) + ["spring"]
+
+    // MARK: - Top level
+
+    static let root = SectionSchema(
+        header: "the top level",
+        keys: [
+            KeySpec("frame_rate", .number(.above(0, upTo: 1000)), default: .value(.number(60))),
+        ],
+        children: [
+            ChildSection(name: "transition", shape: .arrayOfTables, schema: transition),
+        ]
+    )
+
+    // MARK: - [[transition]]
+
+    static let transition = SectionSchema(
+        header: "[[transition]]",
+        keys: [
+            KeySpec("name", .string(.identifier), default: .required),
+            KeySpec("gesture", .choice(gestures), default: .required),
+
+            KeySpec("edge", .choice(Edge.allCases.map(\.rawValue)),
+                    when: .when("gesture", isOneOf: ["edge-pan"]), default: .required),
+            KeySpec("direction", .choice(SwipeDirection.allCases.map(\.rawValue)),
+                    when: .when("gesture", isOneOf: ["swipe"]), default: .required),
+            KeySpec("direction", .choice(PinchDirection.allCases.map(\.rawValue)),
+                    when: .when("gesture", isOneOf: ["pinch"]), default: .required),
+
+            KeySpec("fingers", .integer(1...10),
+                    when: .when("gesture", isOneOf: ["edge-pan"]), default: .value(.integer(1))),
+            KeySpec("fingers", .integer(1...10),
+                    when: .when("gesture", isOneOf: ["swipe"]), default: .value(.integer(3))),
+            KeySpec("fingers", .integer(2...2),
+                    when: .when("gesture", isOneOf: ["pinch"]), default: .value(.integer(2)),
+                    note: "a pinch uses exactly 2 fingers"),
+            KeySpec("edge_margin", .number(.above(0, upTo: 0.5)),
+                    when: .when("gesture", isOneOf: ["edge-pan"]), default: .value(.number(0.05))),
+
+            KeySpec("activation", .number(.from(0, below: 1)), default: .value(.number(0.02))),
+            KeySpec("distance", .number(.above(0, upTo: 10)),
+                    default: .computed("1.0, or 0.5 for a pinch in") { section in
+                        .number(TransitionSpec.defaultDistance(for: ConfigBuilder.gesture(from: section)))
+                    }),
+            KeySpec("finish_threshold", .number(.from(0, through: 1)), default: .value(.number(0.5))),
+            KeySpec("flick_velocity", .number(.above(0)), default: .value(.number(1.0))),
+            KeySpec("duration", .number(.above(0, upTo: 60)), default: .value(.number(0.4))),
+            KeySpec("completion_speed", .number(.above(0, upTo: 100)), default: .value(.number(1.0))),
+            KeySpec("completion_curve", .choice(completionCurves),
+                    default: .value(.string(TimingCurve.easeOut.rawValue))),
+            KeySpec("damping_ratio", .number(.above(0, upTo: 10)),
+                    when: .when("completion_curve", isOneOf: ["spring"]), default: .value(.number(1.0))),
+            KeySpec("stiffness", .number(.above(0, upTo: 100_000)),
+                    when: .when("completion_curve", isOneOf: ["spring"]), default: .value(.number(300))),
+            KeySpec("interruptible", .boolean, default: .value(.boolean(true))),
+        ],
+        children: [
+            ChildSection(name: "keyframe", shape: .arrayOfTables, schema: keyframe),
+        ]
+    )
+
+    // MARK: - [[transition.keyframe]]
+
+    static let keyframe = SectionSchema(
+        header: "[[transition.keyframe]]",
+        keys: [
+            KeySpec("property", .string(.identifier), default: .required),
+            KeySpec("start", .number(.from(0, through: 1)), default: .value(.number(0))),
+            // start + duration <= 1 is checked by ConfigBuilder.
+            KeySpec("duration", .number(.above(0)),
+                    default: .computed("1 - start") { section in .number(1 - section.number("start")) }),
+            KeySpec("from", .number(.any), default: .value(.number(0))),
+            KeySpec("to", .number(.any), default: .value(.number(1))),
+            KeySpec("curve", .choice(TimingCurve.allCases.map(\.rawValue)),
+                    default: .value(.string(TimingCurve.linear.rawValue))),
+        ]
+    )
+}

@@ -1,0 +1,267 @@
+// The vocabulary of the declarative key tables in ConfigSchema.swift: what
+// a key holds, when it applies, and its default.
+
+// MARK: - Values
+
+/// A key's validated, effective value.
+enum ConfigValue: Sendable, Equatable {
+    case string(String)
+    case number(Double)
+    case integer(Int)
+    case boolean(Bool)
+
+    /// The value written as TOML.
+    var rendered: String {
+        switch self {
+        case .string(let text): return TOMLString.quoted(text)
+        case .number(let value): return value.description
+        case .integer(let value): return String(value)
+        case .boolean(let value): return value ? "true" : "false"
+        }
+    }
+}
+
+// MARK: - Kinds
+
+/// What may be written in a string key.
+enum StringRule: Sendable {
+    case any
+    /// Non-empty, only `A-Z a-z 0-9 _ . -` (names that need no escaping in JSON).
+    case identifier
+
+    func problem(with text: String) -> String? {
+        switch self {
+        case .any:
+            return nil
+        case .identifier:
+            if text.isEmpty { return "must not be empty" }
+            let allowed = text.utf8.allSatisfy { TOMLKey.isBareKeyByte($0) || $0 == UInt8(ascii: ".") }
+            return allowed ? nil : "must contain only letters, digits, '_', '.' and '-'"
+        }
+    }
+}
+
+/// The range of a number key; `nil` bounds are open-ended.
+struct NumberRange: Sendable {
+    /// One end of a range.
+    enum Bound: Sendable {
+        case inclusive(Double)
+        case exclusive(Double)
+    }
+
+    var lower: Bound?
+    var upper: Bound?
+
+    static let any = NumberRange(lower: nil, upper: nil)
+    /// `x > lower`.
+    static func above(_ lower: Double) -> NumberRange {
+        NumberRange(lower: .exclusive(lower), upper: nil)
+    }
+    /// `lower < x ≤ upper`.
+    static func above(_ lower: Double, upTo upper: Double) -> NumberRange {
+        NumberRange(lower: .exclusive(lower), upper: .inclusive(upper))
+    }
+    /// `lower ≤ x < upper`.
+    static func from(_ lower: Double, below upper: Double) -> NumberRange {
+        NumberRange(lower: .inclusive(lower), upper: .exclusive(upper))
+    }
+    /// `lower ≤ x ≤ upper`.
+    static func from(_ lower: Double, through upper: Double) -> NumberRange {
+        NumberRange(lower: .inclusive(lower), upper: .inclusive(upper))
+    }
+
+    func contains(_ value: Double) -> Bool {
+        switch lower {
+        case .inclusive(let bound)? where !(value >= bound): return false
+        case .exclusive(let bound)? where !(value > bound): return false
+        default: break
+        }
+        switch upper {
+        case .inclusive(let bound)? where !(value <= bound): return false
+        case .exclusive(let bound)? where !(value < bound): return false
+        default: return true
+        }
+    }
+
+    /// "> 0 and <= 10", "any number".
+    var summary: String {
+        var parts: [String] = []
+        switch lower {
+        case .inclusive(let bound)?: parts.append(">= " + Self.format(bound))
+        case .exclusive(let bound)?: parts.append("> " + Self.format(bound))
+        case nil: break
+        }
+        switch upper {
+        case .inclusive(let bound)?: parts.append("<= " + Self.format(bound))
+        case .exclusive(let bound)?: parts.append("< " + Self.format(bound))
+        case nil: break
+        }
+        return parts.isEmpty ? "any number" : parts.joined(separator: " and ")
+    }
+
+    /// A bound for messages: `0`, `0.5`, `100000`.
+    static func format(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+        return value.description
+    }
+}
+
+/// The type and allowed values of a key.
+enum ValueKind: Sendable {
+    case string(StringRule)
+    /// A string from a fixed list.
+    case choice([String])
+    /// A finite float within a range; integers are accepted.
+    case number(NumberRange)
+    case integer(ClosedRange<Int>)
+    case boolean
+
+    /// The expected type, for "expected ..., found ..." messages.
+    var expected: String {
+        switch self {
+        case .string, .choice: return "a string"
+        case .number: return "a number"
+        case .integer: return "an integer"
+        case .boolean: return "a boolean (true or false)"
+        }
+    }
+
+    /// The allowed values in short, for comments in rendered configs.
+    var summary: String? {
+        switch self {
+        case .string(.any): return nil
+        case .string(.identifier): return "letters, digits, '_', '.', '-'"
+        case .choice(let options): return options.joined(separator: " | ")
+        case .number(let range): return range.summary
+        case .integer(let range):
+            return range.count == 1 ? "always \(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"
+        case .boolean: return "true | false"
+        }
+    }
+
+    /// The value this kind reads from a TOML node, or nil on a type mismatch.
+    func read(_ value: TOMLValue) -> ConfigValue? {
+        switch (self, value) {
+        case (.string, .string(let text)), (.choice, .string(let text)): return .string(text)
+        case (.number, .float(let number)): return .number(number)
+        case (.number, .integer(let number)): return .number(Double(number))
+        case (.integer, .integer(let number)): return .integer(number)
+        case (.boolean, .boolean(let flag)): return .boolean(flag)
+        default: return nil
+        }
+    }
+
+    /// What is wrong with a value of the right type, or nil when it is allowed.
+    func problem(with value: ConfigValue) -> String? {
+        switch (self, value) {
+        case (.string(let rule), .string(let text)):
+            return rule.problem(with: text)
+        case (.choice(let options), .string(let text)):
+            return options.contains(text) ? nil : "must be one of " + options.joined(separator: ", ")
+        case (.number(let range), .number(let number)):
+            if !number.isFinite { return "must be a finite number" }
+            return range.contains(number) ? nil : "must be " + range.summary
+        case (.integer(let range), .integer(let number)):
+            if range.contains(number) { return nil }
+            return range.count == 1
+                ? "must be \(range.lowerBound)"
+                : "must be from \(range.lowerBound) to \(range.upperBound)"
+        case (.boolean, .boolean):
+            return nil
+        default:
+            return "must be \(expected)"
+        }
+    }
+}
+
+// MARK: - Keys
+
+/// When a key applies: always, or when an earlier key of the same section
+/// has one of some values (`edge` only when `gesture` is `edge-pan`).
+enum Condition: Sendable {
+    case always
+    case when(String, isOneOf: [String])
+
+    func holds(in values: [String: ConfigValue]) -> Bool {
+        switch self {
+        case .always:
+            return true
+        case .when(let key, let options):
+            guard case .string(let text)? = values[key] else { return false }
+            return options.contains(text)
+        }
+    }
+}
+
+/// What a key is when the file does not give it.
+enum DefaultValue: Sendable {
+    /// The file must give it (when it applies).
+    case required
+    case value(ConfigValue)
+    /// Computed from the keys before it; the text says how, for messages.
+    case computed(String, @Sendable (ValidatedSection) -> ConfigValue)
+}
+
+/// One key of a section: its name, kind, when it applies and its default.
+/// A name may have several specs with different conditions (`direction` of a
+/// swipe or of a pinch); the first whose condition holds is used.
+struct KeySpec: Sendable {
+    var name: String
+    var kind: ValueKind
+    var condition: Condition
+    var defaultValue: DefaultValue
+    /// Added to range errors: "a pinch uses exactly 2 fingers".
+    var note: String?
+
+    init(_ name: String, _ kind: ValueKind, when condition: Condition = .always,
+         default defaultValue: DefaultValue, note: String? = nil) {
+        self.name = name
+        self.kind = kind
+        self.condition = condition
+        self.defaultValue = defaultValue
+        self.note = note
+    }
+}
+
+// MARK: - Sections
+
+/// A table of the config: its keys, in the order they are checked and
+/// rendered (a condition or computed default may only look at keys before
+/// it), and its sub-tables.
+struct SectionSchema: Sendable {
+    /// How the section is written, for messages: "[[transition]]".
+    var header: String
+    var keys: [KeySpec]
+    var children: [ChildSection]
+
+    init(header: String, keys: [KeySpec], children: [ChildSection] = []) {
+        self.header = header
+        self.keys = keys
+        self.children = children
+    }
+
+    /// Key names without repeats, in schema order.
+    var keyNames: [String] {
+        var names: [String] = []
+        for spec in keys where !names.contains(spec.name) { names.append(spec.name) }
+        return names
+    }
+
+    /// The spec of `name` that applies given the keys before it.
+    func spec(named name: String, given values: [String: ConfigValue]) -> KeySpec? {
+        keys.first { $0.name == name && $0.condition.holds(in: values) }
+    }
+}
+
+/// A sub-table of a section: `[name]` or `[[name]]`.
+struct ChildSection: Sendable {
+    /// How the child is written.
+    enum Shape: Sendable {
+        case table
+        case arrayOfTables
+    }
+
+    var name: String
+    var shape: Shape
+    var schema: SectionSchema
+}

@@ -1,0 +1,181 @@
+// MARK: - Validated sections
+
+/// A table checked against its `SectionSchema`: the effective value of every
+/// key that applies (defaults filled in), where given keys are, and the
+/// checked sub-tables.
+struct ValidatedSection {
+    /// The table's key path: `""`, `transition[2]`.
+    let path: String
+    /// The line of the table's header.
+    let line: Int
+    var values: [String: ConfigValue] = [:]
+    /// Lines of the keys the file gives.
+    var lines: [String: Int] = [:]
+    var children: [String: [ValidatedSection]] = [:]
+
+    func keyPath(_ key: String) -> String {
+        let shown = TOMLKey.display(key)
+        return path.isEmpty ? shown : path + "." + shown
+    }
+
+    /// The key's line, or the header's when the key was defaulted.
+    func line(of key: String) -> Int { lines[key] ?? line }
+
+    // The accessors below are called only for keys the schema guarantees.
+
+    func string(_ key: String) -> String {
+        guard case .string(let value)? = values[key] else { missing(key) }
+        return value
+    }
+
+    func number(_ key: String) -> Double {
+        guard case .number(let value)? = values[key] else { missing(key) }
+        return value
+    }
+
+    func integer(_ key: String) -> Int {
+        guard case .integer(let value)? = values[key] else { missing(key) }
+        return value
+    }
+
+    func boolean(_ key: String) -> Bool {
+        guard case .boolean(let value)? = values[key] else { missing(key) }
+        return value
+    }
+
+    /// A choice key as the engine's enum.
+    func choice<T: RawRepresentable>(_ key: String, as type: T.Type) -> T where T.RawValue == String {
+        guard let value = T(rawValue: string(key)) else { missing(key) }
+        return value
+    }
+
+    private func missing(_ key: String) -> Never {
+        preconditionFailure("schema does not guarantee '\(keyPath(key))' (\(String(describing: values[key])))")
+    }
+}
+
+// MARK: - Validator
+
+/// Checks a `TOMLTable` against a `SectionSchema`: unknown keys (with a
+/// suggestion), keys that do not apply, types, ranges, required keys;
+/// fills in defaults. The first problem found is thrown.
+struct SchemaValidator {
+    let file: String
+
+    func validate(_ table: TOMLTable, as schema: SectionSchema) throws(ConfigError) -> ValidatedSection {
+        try rejectUnknownKeys(in: table, schema: schema)
+        var section = ValidatedSection(path: table.path, line: table.line)
+        for name in schema.keyNames {
+            try validateKey(name, in: table, schema: schema, into: &section)
+        }
+        for child in schema.children {
+            section.children[child.name] = try validateChild(child, in: table)
+        }
+        return section
+    }
+
+    // MARK: Keys
+
+    private func rejectUnknownKeys(in table: TOMLTable, schema: SectionSchema) throws(ConfigError) {
+        let known = schema.keyNames + schema.children.map(\.name)
+        for key in table.keys where !known.contains(key) {
+            var message = "unknown key"
+            if let suggestion = KeySuggestion.closest(to: key, among: known) {
+                message += "; did you mean '\(suggestion)'?"
+            } else {
+                message += "; the keys of \(schema.header) are " + known.joined(separator: ", ")
+            }
+            throw ConfigError(file: file, line: table[key]?.line ?? table.line,
+                              key: table.childPath(key), message: message)
+        }
+    }
+
+    private func validateKey(_ name: String, in table: TOMLTable, schema: SectionSchema,
+                             into section: inout ValidatedSection) throws(ConfigError) {
+        let keyPath = table.childPath(name)
+        let spec = schema.spec(named: name, given: section.values)
+
+        guard let node = table[name] else {
+            guard let spec else { return }
+            section.values[name] = try defaultValue(of: spec, in: section, keyPath: keyPath)
+            return
+        }
+        guard let spec else {
+            throw ConfigError(file: file, line: node.line, key: keyPath,
+                              message: notApplicable(name, schema: schema, section: section))
+        }
+        guard let value = spec.kind.read(node.value) else {
+            throw ConfigError(file: file, line: node.line, key: keyPath,
+                              message: "expected \(spec.kind.expected), found \(node.value.typeName) (got \(node.raw))")
+        }
+        if var problem = spec.kind.problem(with: value) {
+            if let note = spec.note { problem += ": " + note }
+            throw ConfigError(file: file, line: node.line, key: keyPath, message: problem + " (got \(node.raw))")
+        }
+        section.values[name] = value
+        section.lines[name] = node.line
+    }
+
+    private func defaultValue(of spec: KeySpec, in section: ValidatedSection,
+                              keyPath: String) throws(ConfigError) -> ConfigValue {
+        switch spec.defaultValue {
+        case .required:
+            var message = "required key is missing"
+            if case .when(let key, let options) = spec.condition {
+                message += " (\(key) is \(options.joined(separator: " or ")))"
+            }
+            if case .choice(let options) = spec.kind {
+                message += "; expected one of " + options.joined(separator: ", ")
+            }
+            throw ConfigError(file: file, line: section.line, key: keyPath, message: message)
+        case .value(let value):
+            return value
+        case .computed(let how, let compute):
+            let value = compute(section)
+            if let problem = spec.kind.problem(with: value) {
+                throw ConfigError(file: file, line: section.line, key: keyPath,
+                                  message: "defaults to \(how) = \(value.rendered) here, which \(problem); set it explicitly")
+            }
+            return value
+        }
+    }
+
+    /// "applies only when gesture is edge-pan (here gesture is "swipe")".
+    private func notApplicable(_ name: String, schema: SectionSchema, section: ValidatedSection) -> String {
+        var selector: String?
+        var options: [String] = []
+        for spec in schema.keys where spec.name == name {
+            if case .when(let key, let values) = spec.condition {
+                selector = key
+                options += values
+            }
+        }
+        guard let selector else { return "does not apply here" }
+        var message = "applies only when \(selector) is \(options.joined(separator: " or "))"
+        if let actual = section.values[selector] {
+            message += " (here \(selector) is \(actual.rendered)"
+            message += section.lines[selector] == nil ? ", the default)" : ")"
+        }
+        return message
+    }
+
+    // MARK: Sub-tables
+
+    private func validateChild(_ child: ChildSection, in table: TOMLTable) throws(ConfigError) -> [ValidatedSection] {
+        guard let node = table[child.name] else { return [] }
+        switch (child.shape, node.value) {
+        case (.arrayOfTables, .tableArray(let array)):
+            var sections: [ValidatedSection] = []
+            for element in array.tables {
+                sections.append(try validate(element, as: child.schema))
+            }
+            return sections
+        case (.table, .table(let subtable)):
+            return [try validate(subtable, as: child.schema)]
+        default:
+            let wanted = child.shape == .table ? "a \(child.schema.header) table" : "\(child.schema.header) tables"
+            throw ConfigError(file: file, line: node.line, key: table.childPath(child.name),
+                              message: "must be written as \(wanted), found \(node.value.typeName) (got \(node.raw))")
+        }
+    }
+}

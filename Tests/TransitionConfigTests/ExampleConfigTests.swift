@@ -1,0 +1,76 @@
+import Testing
+@testable import TransitionConfig
+import TransitionEngine
+
+private let examplePath = repositoryFile("config/example.toml")
+
+@Test func theExampleHasTheFourRecordedTransitions() throws {
+    let config = try ConfigLoader.load(path: examplePath)
+    #expect(config.frameRate == 60)
+    #expect(config.transitions.map(\.name) == ["back", "forward", "overview", "close"])
+
+    let back = config.transitions[0]
+    #expect(back.gesture == .edgePan(edge: .left, fingers: 1, edgeMargin: 0.05))
+    #expect(back.completionCurve == .timing(.easeOut))
+    #expect(back.keyframes == [
+        KeyframeTrack(property: "dim", start: 0, duration: 0.5, from: 1, to: 0, curve: .linear),
+        KeyframeTrack(property: "shift", start: 0, duration: 1, from: 0, to: 1, curve: .linear),
+    ])
+    #expect(back == TransitionSpec(name: "back", gesture: back.gesture, keyframes: back.keyframes))
+
+    let forward = config.transitions[1]
+    #expect(forward.gesture == .edgePan(edge: .right, fingers: 1, edgeMargin: 0.05))
+    #expect(forward.completionCurve == .spring(dampingRatio: 0.8, stiffness: 300))
+
+    let overview = config.transitions[2]
+    #expect(overview.gesture == .swipe(direction: .up, fingers: 3))
+    #expect(overview.completionCurve == .timing(.easeInOut))
+
+    let close = config.transitions[3]
+    #expect(close.gesture == .pinch(direction: .in))
+    #expect(close.completionCurve == .timing(.linear))
+    #expect(close.distance == 0.5)
+}
+
+@Test func theExampleShowsEveryKey() throws {
+    let text = try ConfigFile.read(path: examplePath)
+    var keys = ConfigSchema.root.keyNames + ConfigSchema.transition.keyNames + ConfigSchema.keyframe.keyNames
+    keys.removeAll { key in text.split(separator: "\n").contains { $0.drop(while: { $0 == " " }).hasPrefix(key + " = ") } }
+    #expect(keys.isEmpty, "not shown: \(keys)")
+}
+
+@Test func theExampleRoundTripsThroughRender() throws {
+    let config = try ConfigLoader.load(path: examplePath)
+    #expect(try ConfigLoader.parse(text: ConfigLoader.render(config), file: "rendered.toml") == config)
+}
+
+@Test func theExampleReadsTheSameWithCrlfLineEnds() throws {
+    let text = try ConfigFile.read(path: examplePath)
+    let crlf = text.replacing("\n", with: "\r\n")
+    #expect(try ConfigLoader.parse(text: crlf, file: "crlf.toml") == (try ConfigLoader.load(path: examplePath)))
+}
+
+@Test func unreadableFilesHaveNoLine() {
+    do {
+        _ = try ConfigLoader.load(path: "/nonexistent/transitiond.toml")
+        Issue.record("expected an error")
+    } catch let error as ConfigError {
+        #expect(error.file == "/nonexistent/transitiond.toml")
+        #expect(error.line == nil)
+        #expect(error.description.hasPrefix("/nonexistent/transitiond.toml: cannot read the file"))
+    } catch {
+        Issue.record("not a ConfigError: \(error)")
+    }
+}
+
+@Test func invalidUtf8NamesItsLine() {
+    var bytes = Array("a = 1\nb = \"".utf8)
+    bytes += [0xFF, 0x22, 0x0A]
+    do {
+        _ = try ConfigFile.decode(bytes, file: "bin.toml")
+        Issue.record("expected an error")
+    } catch {
+        #expect(error.line == 2)
+        #expect(error.message.contains("not valid UTF-8"))
+    }
+}
