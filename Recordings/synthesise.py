@@ -4,6 +4,8 @@
     python3 Recordings/synthesise.py           rewrite every Recordings/*.events
     python3 Recordings/synthesise.py --check   re-read them and print what the
                                                engine rules make of each one
+    python3 Recordings/synthesise.py --verify  regenerate in a scratch folder and
+                                               compare with the committed files
 
 Every file is a self-contained evemu 1.3 recording, laid out the way
 evemu-record writes one (header comments, N/I/P/B/A lines, then one `E:` line
@@ -789,10 +791,28 @@ def check(directory):
     return ok
 
 
+def verify(directory):
+    """Regenerates every recording in a scratch folder and compares it byte
+    for byte with the committed one: the files are what this script makes."""
+    import tempfile
+    ok = True
+    with tempfile.TemporaryDirectory() as scratch:
+        for rec in RECORDINGS:
+            path, _ = write_recording(rec, scratch)
+            name = os.path.basename(path)
+            with open(path, "rb") as fresh, open(os.path.join(directory, name), "rb") as committed:
+                same = fresh.read() == committed.read()
+            print("%s: %s" % (name, "reproduced" if same else "DIFFERS from a fresh run"))
+            ok = ok and same
+    return ok
+
+
 def main(argv):
     directory = os.path.dirname(os.path.abspath(__file__))
     if argv[1:] == ["--check"]:
         return 0 if check(directory) else 1
+    if argv[1:] == ["--verify"]:
+        return 0 if verify(directory) else 1
     if argv[1:]:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 64
