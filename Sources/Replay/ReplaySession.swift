@@ -36,7 +36,7 @@ public struct ReplaySession: Sendable {
     private var loop = 0
     private var inputIndex = 0
     private var eventIndex = 0
-    private var assembler: TouchFrameAssembler?
+    private var assembler: TouchFrameAssembler
     /// Engine time (µs) where the current recording's first event lands.
     private var base: Int64 = 0
     /// True once the current recording's events are exhausted and its
@@ -56,9 +56,12 @@ public struct ReplaySession: Sendable {
                 throw ReplayError(path: input.path, message: error.message)
             }
         }
+        guard let first = prepared.first else {
+            throw ReplayError(path: "", message: "nothing to replay")
+        }
         assemblers = prepared
-        isFinished = inputs.isEmpty
-        if !isFinished { startInput() }
+        assembler = first
+        startInput()
     }
 
     private mutating func startInput() {
@@ -82,8 +85,8 @@ public struct ReplaySession: Sendable {
             i += 1
         }
         reportIndex = i
-        if i < events.count, let a = assembler {
-            reportTime = Double(events[i].time &- a.timeOrigin) * 1e-6
+        if i < events.count {
+            reportTime = Double(events[i].time &- assembler.timeOrigin) * 1e-6
         } else {
             reportTime = nil
         }
@@ -110,7 +113,8 @@ public struct ReplaySession: Sendable {
     /// Does what is due at `nextTime`: animation frames, or the next input
     /// frame, or the end of a recording.
     public mutating func step(into out: inout [TransitionEvent]) {
-        guard !isFinished, let origin = assembler?.timeOrigin else { return }
+        guard !isFinished else { return }
+        let origin = assembler.timeOrigin
         if draining {
             if let t = engine.nextDeadline {
                 engine.advance(to: t, into: &out)
@@ -134,9 +138,9 @@ public struct ReplaySession: Sendable {
         }
         var complete = false
         for i in eventIndex...reportIndex {
-            complete = assembler!.feed(events[i])
+            complete = assembler.feed(events[i])
         }
-        if complete { engine.process(assembler!.frame, into: &out) }
+        if complete { engine.process(assembler.frame, into: &out) }
         eventIndex = reportIndex + 1
         findNextReport()
     }

@@ -43,28 +43,30 @@ public struct VelocityEstimator: Sendable, Equatable {
     }
 
     /// The least-squares slope of the samples in the last 100 ms (ignoring
-    /// the rest rule).
+    /// the rest rule). One pass, with times taken relative to the last
+    /// sample so that the sums stay small and exact enough.
     public func slope() -> Double {
-        guard let tLast = times.last else { return 0 }
-        let cutoff = tLast - Self.window - Self.epsilon
-        var n = 0.0, st = 0.0, sp = 0.0
-        var first = times.count
-        for i in stride(from: times.count - 1, through: 0, by: -1) {
-            if times[i] < cutoff { break }
-            first = i
-            n += 1; st += times[i]; sp += values[i]
+        let count = times.count
+        guard count >= 2 else { return 0 }
+        return times.withUnsafeBufferPointer { t in
+            values.withUnsafeBufferPointer { p in
+                let tLast = t[count - 1]
+                let cutoff = -Self.window - Self.epsilon
+                var n = 0.0, st = 0.0, sp = 0.0, stt = 0.0, stp = 0.0
+                var i = count - 1
+                while i >= 0 {
+                    let dt = t[i] - tLast
+                    if dt < cutoff { break }
+                    let pi = p[i]
+                    n += 1; st += dt; sp += pi; stt += dt * dt; stp += dt * pi
+                    i -= 1
+                }
+                let denominator = n * stt - st * st
+                // Fewer than two distinct times → no slope.
+                guard n >= 2, denominator > 1e-18 * n * n else { return 0 }
+                return (n * stp - st * sp) / denominator
+            }
         }
-        guard n >= 2 else { return 0 }
-        let meanT = st / n, meanP = sp / n
-        var stt = 0.0, stp = 0.0
-        for i in first..<times.count {
-            let dt = times[i] - meanT
-            stt += dt * dt
-            stp += dt * (values[i] - meanP)
-        }
-        // Fewer than two distinct times → no slope.
-        guard stt > 1e-18 else { return 0 }
-        return stp / stt
     }
 
     /// The release velocity for a release frame at `releaseTime`.

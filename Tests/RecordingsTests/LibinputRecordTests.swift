@@ -134,3 +134,23 @@ struct LibinputRecordTests {
         }
     }
 }
+
+extension LibinputRecordTests {
+    /// Aliases could repeat one list of events without end (a few lines of
+    /// YAML, billions of events): refused instead of running out of memory.
+    @Test func aliasesCannotMultiplyEvents() {
+        var text = """
+        version: 1
+        devices:
+        - evdev: {name: x, id: [1, 2, 3, 4]}
+          rows: &rows [
+        """
+        text += Array(repeating: "[0, 0, 3, 0, 1]", count: 300).joined(separator: ", ") + "]\n  events:\n"
+        text += String(repeating: "  - evdev: *rows\n", count: 300)
+        let found = error(text)
+        #expect(found?.message.contains("YAML aliases") == true, "\(String(describing: found))")
+        // A few aliases are fine.
+        let small = text.components(separatedBy: "\n").prefix(8).joined(separator: "\n") + "\n"
+        #expect(error(small) == nil)
+    }
+}
