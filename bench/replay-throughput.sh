@@ -46,9 +46,9 @@ gcc -O2 -Wall -o "$out/evemu-read" "$here/evemu-read.c" $evemu_flags || fail "ca
 if [ -n "${TRANSITIOND:-}" ]; then
     transitiond=$TRANSITIOND
 else
-    say "== building transitiond (swift build -c release --product transitiond)"
-    (cd "$root" && swift build -c release --product transitiond >&2) || fail "swift build failed"
-    transitiond="$(cd "$root" && swift build -c release --show-bin-path)/transitiond"
+    say "== building transitiond (swift build -c release --static-swift-stdlib --product transitiond)"
+    (cd "$root" && swift build -c release --static-swift-stdlib --product transitiond >&2) || fail "swift build failed"
+    transitiond="$(cd "$root" && swift build -c release --static-swift-stdlib --show-bin-path)/transitiond"
 fi
 [ -x "$transitiond" ] || fail "transitiond is not an executable: $transitiond"
 

@@ -175,7 +175,7 @@ public struct TouchFrameAssembler: Sendable {
                 return false
             }
             frame.time = Double(event.time &- timeOrigin) * 1e-6
-            frame.contacts.removeAll(keepingCapacity: true)
+            frame.contacts.clearKeepingCapacity()
             switch touchProtocol {
             case .multitouchB: collectSlots()
             case .multitouchA: collectPackets()

@@ -43,7 +43,7 @@ public struct TransitionEngine: Sendable {
             let action = machines[i].handleFrame(frame, free: [])
             perform(action, transition: i, time: frame.time, into: &events)
         }
-        free.removeAll(keepingCapacity: true)
+        free.clearKeepingCapacity()
         for c in frame.contacts where !claimed.contains(c.id) { free.append(c) }
         for i in machines.indices where !machines[i].isInteracting {
             let action = machines[i].handleFrame(frame, free: free)

@@ -77,17 +77,15 @@ struct ReplayCommand: ParsableCommand {
                 encoder.hello(active: [], into: writer)
             }
 
-            if fast {
+            if fast, live == nil {
+                let background = BackgroundEncoder(encoder: encoder, output: out)
+                background.submit(writer.bytes)
+                writer.reset()
+                session.run(batch: 8192) { events in background.submit(events) }
+                out = background.finish()
+            } else if fast {
                 session.run { events in
-                    if var view = live {
-                        view.show(events, to: &out)
-                        live = view
-                        return
-                    }
-                    for e in events { encoder.encode(e, into: writer) }
-                    if writer.count >= 1 << 17 {
-                        out.write(writer)
-                    }
+                    live!.show(events, to: &out)
                 }
             } else {
                 var pacer = ReplayPacer(clock: MonotonicClock(), speed: speed ?? 1)
