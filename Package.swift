@@ -33,6 +33,7 @@ let package = Package(
         ]),
         .testTarget(name: "TransitionEngineTests", dependencies: ["TransitionEngine"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "TransitionEngine"]),
+        .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "TransitionEngine"]),
         .testTarget(name: "TransitionConfigTests", dependencies: ["TransitionConfig", "TransitionEngine"]),
         .testTarget(name: "TransitiondTests", dependencies: [
             "TransitionEngine", "Recordings", "TransitionConfig", "EventStream", "Replay",

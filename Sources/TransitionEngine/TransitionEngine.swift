@@ -118,6 +118,13 @@ public struct TransitionEngine: Sendable {
         public var phase: String
         public var progress: Double
         public var target: Double?
+
+        public init(transition: Int, phase: String, progress: Double, target: Double?) {
+            self.transition = transition
+            self.phase = phase
+            self.progress = progress
+            self.target = target
+        }
     }
 
     /// Every transition in flight, at the engine's current time.

@@ -239,3 +239,32 @@ struct ClaimTests {
         #expect(h.events.map(\.seq) == Array(1...UInt64(h.events.count)))
     }
 }
+
+@Suite("Progress clamping and distance")
+struct ProgressClampTests {
+    @Test func progressClampsAtZeroAndOne() {
+        var spec = backSpec()
+        spec.distance = 0.5
+        var h = EngineHarness([spec])
+        h.frame(0.00, [(1, 0.02, 0.5)])
+        h.frame(0.01, [(1, 0.12, 0.5)])     // d 0.1 → p 0.2 (distance 0.5)
+        #expect(near(h.events.last!.progress, 0.2, 1e-12))
+        h.frame(0.02, [(1, 0.90, 0.5)])     // d 0.88 → 1.76 → clamped
+        #expect(h.events.last!.progress == 1)
+        h.frame(0.03, [(1, 0.01, 0.5)])     // back past the start → clamped at 0
+        #expect(h.events.last!.progress == 0)
+        #expect(h.events.allSatisfy { (0...1).contains($0.progress) })
+    }
+
+    @Test func theReleaseFrameIsNotASample() {
+        // The finger moves fast, then one last frame far later lifts it: the
+        // rest rule sees 60 ms since the last change → v = 0, p from the last sample.
+        var h = EngineHarness([backSpec()])
+        h.drag(ramp(from: 0.01, to: 0.41, t0: 0, t1: 0.2))
+        h.frame(0.26, [])
+        let ended = h.first(.ended)!
+        #expect(ended.velocity == 0)
+        #expect(near(ended.progress, 0.4, 1e-9))
+        #expect(ended.decision == .cancel)
+    }
+}

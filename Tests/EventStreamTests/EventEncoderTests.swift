@@ -1,0 +1,100 @@
+import Testing
+import TransitionEngine
+@testable import EventStream
+
+private func text(_ body: (JSONWriter) -> Void) -> String {
+    let w = JSONWriter(capacity: 8)
+    body(w)
+    return String(decoding: w.bytes, as: UTF8.self)
+}
+
+@Suite("JSON writing")
+struct JSONWriterTests {
+    @Test(arguments: [
+        (0.0, "0"), (-0.0, "0"), (1.0, "1"), (0.5, "0.5"), (0.021, "0.021"), (-2.359276, "-2.359276"),
+        (1e-7, "0"), (4e-7, "0"), (6e-7, "0.000001"), (-6e-7, "-0.000001"), (0.1234566, "0.123457"),
+        (1330495970.996848, "1330495970.996848"), (123456.0, "123456"), (0.000100, "0.0001"),
+    ])
+    func numbers(_ value: Double, _ expected: String) {
+        #expect(text { $0.number(value) } == expected)
+    }
+
+    @Test func nonFiniteNumbersStayValidJSON() {
+        #expect(text { $0.number(.nan) } == "0")
+        #expect(text { $0.number(.infinity) } == "0")
+    }
+
+    @Test func integers() {
+        #expect(text { $0.integer(0) } == "0")
+        #expect(text { $0.integer(UInt64(18_446_744_073_709_551_615)) } == "18446744073709551615")
+        #expect(text { $0.integer(-42) } == "-42")
+    }
+
+    @Test func stringsAreEscaped() {
+        #expect(text { $0.string("a\"b\\c\nd\u{1}é") } == "\"a\\\"b\\\\c\\nd\\u0001é\"")
+    }
+
+    @Test func growsPastItsCapacity() {
+        let w = JSONWriter(capacity: 8)
+        for _ in 0..<1000 { w.raw("0123456789") }
+        #expect(w.count == 10_000)
+        w.reset()
+        #expect(w.count == 0)
+    }
+}
+
+@Suite("Event lines")
+struct EventLineTests {
+    let encoder = EventEncoder(configuration: .standard)
+
+    func line(_ e: TransitionEvent) -> String {
+        let w = JSONWriter()
+        encoder.encode(e, into: w)
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    @Test func began() {
+        let e = TransitionEvent(kind: .began, transition: 0, seq: 1, time: 0.1234, progress: 0.021, velocity: 0)
+        #expect(line(e) == #"{"type":"began","transition":"back","seq":1,"time":0.1234,"progress":0.021,"velocity":0,"values":{"dim":0.958}}"# + "\n")
+    }
+
+    @Test func endedCarriesDecisionAndReason() {
+        let e = TransitionEvent(kind: .ended, transition: 0, seq: 7, time: 1, progress: 0.6, velocity: -0.25,
+                                decision: .finish, reason: .deviceLost)
+        #expect(line(e) == #"{"type":"ended","transition":"back","seq":7,"time":1,"progress":0.6,"velocity":-0.25,"values":{"dim":0},"decision":"finish","reason":"device-lost"}"# + "\n")
+    }
+
+    @Test func animatingCarriesTarget() {
+        let e = TransitionEvent(kind: .animating, transition: 0, seq: 8, time: 1.016667, progress: 0.25, velocity: -3, target: 0)
+        #expect(line(e).hasSuffix(#""values":{"dim":0.5},"target":0}"# + "\n"))
+    }
+
+    @Test func helloListsTransitionsAndActive() {
+        let w = JSONWriter()
+        encoder.hello(active: [TransitionEngine.Snapshot(transition: 0, phase: "animating", progress: 0.75, target: 1)], into: w)
+        #expect(String(decoding: w.bytes, as: UTF8.self) == #"{"type":"hello","protocol":1,"version":"0.1.0","transitions":[{"name":"back","gesture":"edge-pan","fingers":1}],"active":[{"transition":"back","phase":"animating","progress":0.75,"values":{"dim":0},"target":1}]}"# + "\n")
+    }
+}
+
+@Suite("State mirror")
+struct TransitionMirrorTests {
+    @Test func followsALifecycle() {
+        var mirror = TransitionMirror(names: ["back"])
+        let events: [TransitionEvent] = [
+            .init(kind: .began, transition: 0, seq: 1, time: 0, progress: 0.02, velocity: 0),
+            .init(kind: .changed, transition: 0, seq: 2, time: 0.01, progress: 0.3, velocity: 1),
+            .init(kind: .ended, transition: 0, seq: 3, time: 0.02, progress: 0.3, velocity: 1, decision: .finish, reason: .released),
+            .init(kind: .animating, transition: 0, seq: 4, time: 0.03, progress: 0.8, velocity: 2, target: 1),
+        ]
+        for e in events { mirror.apply(e) }
+        #expect(mirror.entries[0].phase == .animating)
+        #expect(mirror.entries[0].decision == .finish)
+        #expect(mirror.entries[0].progress == 0.8)
+        #expect(mirror.inFlight == [0])
+        mirror.apply(.init(kind: .finished, transition: 0, seq: 5, time: 0.04, progress: 1, velocity: 0))
+        #expect(mirror.entries[0].phase == .idle)
+        #expect(mirror.entries[0].finished == 1)
+        #expect(mirror.inFlight.isEmpty)
+        #expect(mirror.lastSeq == 5)
+    }
+}
