@@ -95,6 +95,58 @@ public struct TransitionEngine: Sendable {
         claimed.removeAll()
     }
 
+    // MARK: Commands
+
+    /// What a command did.
+    public enum CommandOutcome: Sendable, Equatable {
+        case done
+        case refused(code: String, message: String)
+    }
+
+    /// A command for one transition (design "Socket": `run`, `drive`,
+    /// `release`, `cancel`), at `time` on the engine's clock.
+    public enum Command: Sendable, Equatable {
+        case run(Decision)
+        case drive(progress: Double)
+        case release(velocity: Double?)
+        case cancel
+    }
+
+    /// Carries out a command; the events it causes are appended to `events`.
+    public mutating func perform(_ command: Command, transition i: Int, at time: Double,
+                                 into events: inout [TransitionEvent]) -> CommandOutcome {
+        guard machines.indices.contains(i) else {
+            return .refused(code: "unknown-transition", message: "no transition number \(i)")
+        }
+        advance(to: time, into: &events)
+        let t = max(time, now)
+        now = t
+        let action: TransitionMachine.Action
+        switch command {
+        case .run(let decision): action = machines[i].handleRun(to: decision, at: t)
+        case .drive(let progress): action = machines[i].handleDrive(progress: progress, at: t)
+        case .release(let velocity): action = machines[i].handleRelease(velocity: velocity, at: t)
+        case .cancel:
+            // A finger-driven transition's fingers stay claimed until they lift.
+            action = machines[i].handleCancelCommand(at: t)
+        }
+        if case .refused(let code, let message) = action { return .refused(code: code, message: message) }
+        perform(action, transition: i, time: t, into: &events)
+        return .done
+    }
+
+    /// Shutdown: every transition in flight ends with a cancel (reason
+    /// `shutdown`) and is cancelled at once.
+    public mutating func shutdown(at time: Double, into events: inout [TransitionEvent]) {
+        let t = max(time, now)
+        now = t
+        for i in machines.indices {
+            let action = machines[i].handleShutdown(at: t)
+            perform(action, transition: i, time: t, into: &events)
+        }
+        claimed.removeAll()
+    }
+
     /// Runs every animation to its end; returns the time of the last frame
     /// (or `now` if nothing was animating).
     @discardableResult
@@ -179,6 +231,18 @@ public struct TransitionEngine: Sendable {
             if let decision = completes {
                 emit(decision == .finish ? .finished : .cancelled, i, time, target, 0, into: &events)
             }
+        case .ran(let decision, let completesNow):
+            trace?("\(configuration.transitions[i].name): run to \(decision) at \(time)")
+            emit(.began, i, time, 0, 0, into: &events)
+            emit(.ended, i, time, 0, 0, decision: decision, reason: .command, into: &events)
+            if completesNow {
+                emit(decision == .finish ? .finished : .cancelled, i, time, decision.target, 0, into: &events)
+            }
+        case .abandoned(let p):
+            emit(.ended, i, time, p, 0, decision: .cancel, reason: .shutdown, into: &events)
+            emit(.cancelled, i, time, 0, 0, into: &events)
+        case .refused(let code, let message):
+            trace?("\(configuration.transitions[i].name): refused (\(code)): \(message)")
         case .bug(let what):
             trace?("BUG: \(configuration.transitions[i].name): \(what)")
         }

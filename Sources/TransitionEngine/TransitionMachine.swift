@@ -15,6 +15,8 @@ public struct TransitionMachine: Sendable {
         public var offset: Double
         public var progress: Double
         public var estimator: VelocityEstimator
+        /// Driven by `drive` commands rather than by contacts.
+        public var driven: Bool = false
     }
 
     public enum State: Sendable, Equatable {
@@ -38,6 +40,14 @@ public struct TransitionMachine: Sendable {
         case ended(progress: Double, velocity: Double, decision: Decision, reason: EndReason, completesNow: Bool)
         /// One animation frame; `completes` is set on the last one.
         case animating(progress: Double, velocity: Double, target: Double, completes: Decision?)
+        /// A `run` command started a non-interactive transition from 0: it
+        /// began and ended at once with `decision`.
+        case ran(decision: Decision, completesNow: Bool)
+        /// Shutdown cut the transition short at `progress`: it ends with a
+        /// cancel and is cancelled at once, without an animation.
+        case abandoned(progress: Double)
+        /// A command that the current state refuses (`busy`, `not-active`).
+        case refused(code: String, message: String)
         /// An input that makes no sense in the current state: a bug, logged.
         case bug(String)
     }
@@ -84,6 +94,7 @@ public struct TransitionMachine: Sendable {
         case .animating(let animation, _):
             return recognize(frame, free: free, catching: spec.interruptible ? animation : nil)
         case .interacting(var interaction):
+            if interaction.driven { return .none }
             // Take the payload out so that its arrays are mutated in place.
             state = .idle
             guard let current = Self.owned(interaction.ids, in: frame.contacts) else {
@@ -127,6 +138,91 @@ public struct TransitionMachine: Sendable {
             return .none
         case .interacting(let interaction):
             return end(interaction, at: time, velocity: 0, decision: .cancel, reason: reason)
+        }
+    }
+
+    // MARK: Commands
+
+    /// `drive`: sets the progress like a finger would. The first drive
+    /// begins the transition (catching its animation if it runs); later ones
+    /// change it. A transition a finger drives is `busy`.
+    public mutating func handleDrive(progress: Double, at time: Double) -> Action {
+        let p = clamp01(progress)
+        switch state {
+        case .idle, .animating:
+            var estimator = VelocityEstimator()
+            estimator.add(time: time, progress: p)
+            state = .interacting(Interaction(ids: [], reference: GestureReference(centroidX: 0, centroidY: 0, spread: 0),
+                                             offset: 0, progress: p, estimator: estimator, driven: true))
+            recognizer.block()
+            return .began(progress: p, ids: [])
+        case .interacting(var interaction):
+            guard interaction.driven else {
+                return .refused(code: "busy", message: "a gesture is driving \(spec.name)")
+            }
+            state = .idle
+            let previous = interaction.progress
+            interaction.estimator.add(time: time, progress: p)
+            interaction.progress = p
+            let velocity = interaction.estimator.releaseVelocity(at: time)
+            state = .interacting(interaction)
+            return p == previous ? .none : .changed(progress: p, velocity: velocity)
+        }
+    }
+
+    /// `release`: ends a driven transition by the decision rule, with the
+    /// given velocity or, without one, the velocity estimated from the drives.
+    public mutating func handleRelease(velocity: Double?, at time: Double) -> Action {
+        switch state {
+        case .idle, .animating:
+            return .refused(code: "not-active", message: "no command is driving \(spec.name)")
+        case .interacting(let interaction):
+            guard interaction.driven else {
+                return .refused(code: "busy", message: "a gesture is driving \(spec.name)")
+            }
+            let v = velocity ?? interaction.estimator.releaseVelocity(at: time)
+            let decision = Decision.decide(progress: interaction.progress, velocity: v,
+                                           flickVelocity: spec.flickVelocity, finishThreshold: spec.finishThreshold)
+            return end(interaction, at: time, velocity: v, decision: decision, reason: .released)
+        }
+    }
+
+    /// `run`: a non-interactive transition from 0 to the decision's target.
+    public mutating func handleRun(to decision: Decision, at time: Double) -> Action {
+        switch state {
+        case .idle:
+            let animation = CompletionAnimation(from: 0, to: decision.target, at: time, velocity: 0,
+                                                spec: spec, frameRate: frameRate)
+            let completesNow = animation.isEmpty
+            state = completesNow ? .idle : .animating(animation, decision)
+            return .ran(decision: decision, completesNow: completesNow)
+        case .interacting, .animating:
+            return .refused(code: "busy", message: "\(spec.name) is already \(state.name)")
+        }
+    }
+
+    /// `cancel` command: ends an interaction (driven or by a finger) with a
+    /// cancel and animates it back.
+    public mutating func handleCancelCommand(at time: Double) -> Action {
+        switch state {
+        case .idle, .animating:
+            return .refused(code: "not-active", message: "\(spec.name) is not interactive now (\(state.name))")
+        case .interacting(let interaction):
+            return end(interaction, at: time, velocity: 0, decision: .cancel, reason: .command)
+        }
+    }
+
+    /// Shutdown: whatever is in flight is cancelled at once.
+    public mutating func handleShutdown(at time: Double) -> Action {
+        switch state {
+        case .idle:
+            return .none
+        case .interacting(let interaction):
+            state = .idle
+            return .abandoned(progress: interaction.progress)
+        case .animating(let animation, _):
+            state = .idle
+            return .abandoned(progress: animation.sample(at: time).progress)
         }
     }
 
