@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Dependency arrows point one way:
-//   transitiond (CLI) → Replay / Recordings / TransitionConfig / EventStream → TransitionEngine
+//   transitiond (CLI) → TransitionServer / Replay / Recordings / TransitionConfig / EventStream → TransitionEngine
 let package = Package(
     name: "transitiond",
     platforms: [.macOS(.v13)],
@@ -12,6 +12,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // Pure: touch frames → gestures → transitions → events. Standard library only.
@@ -27,14 +29,29 @@ let package = Package(
         .target(name: "EventStream", dependencies: ["TransitionEngine"]),
         // Drives the engine from recordings on an injected clock.
         .target(name: "Replay", dependencies: ["TransitionEngine"]),
+        // Strict JSON reading for the wire (commands, events). Standard library only.
+        .target(name: "WireFormat"),
+        // The client side of the socket: message decoding, a state mirror, a blocking connection.
+        .target(name: "StreamClient", dependencies: ["WireFormat", "EventStream", "TransitionEngine"]),
+        // The Unix socket server: clients, commands, back-pressure, access control.
+        .target(name: "TransitionServer", dependencies: [
+            "TransitionEngine", "EventStream", "Replay", "WireFormat",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .executableTarget(name: "transitiond", dependencies: [
-            "TransitionEngine", "Recordings", "TransitionConfig", "EventStream", "Replay",
+            "TransitionEngine", "Recordings", "TransitionConfig", "EventStream", "Replay", "TransitionServer",
+            "StreamClient",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TransitionEngineTests", dependencies: ["TransitionEngine"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "TransitionEngine"]),
         .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "TransitionEngine"]),
         .testTarget(name: "TransitionConfigTests", dependencies: ["TransitionConfig", "TransitionEngine"]),
+        .testTarget(name: "WireFormatTests", dependencies: ["WireFormat"]),
+        .testTarget(name: "StreamClientTests", dependencies: ["StreamClient", "WireFormat", "EventStream", "TransitionEngine"]),
         .testTarget(name: "TransitiondTests", dependencies: [
             "TransitionEngine", "Recordings", "TransitionConfig", "EventStream", "Replay",
         ]),

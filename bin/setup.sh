@@ -6,6 +6,7 @@
 TRANSITIOND_PACKAGES=(
   "/usr/bin/python3:python3"
   "/usr/bin/pkg-config:pkg-config"
+  "/usr/bin/socat:socat"
 )
 
 transitiond_setup() {

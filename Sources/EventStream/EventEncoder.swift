@@ -88,10 +88,14 @@ public struct EventEncoder: Sendable {
     }
 
     /// The `hello` line: protocol and daemon versions, the configured
-    /// transitions, and a snapshot of those in flight.
-    public func hello(active: [TransitionEngine.Snapshot], extra: [(key: String, value: String)] = [],
-                      into w: JSONWriter) {
-        w.raw("{\"type\":\"hello\",\"protocol\":")
+    /// transitions, and a snapshot of those in flight. `type` is `hello` on
+    /// connect and `state` in reply to a `state` command; `seq` (when given)
+    /// is the seq of the last event before the snapshot.
+    public func hello(type: StaticString = "hello", active: [TransitionEngine.Snapshot], seq: UInt64? = nil,
+                      extra: [(key: String, value: String)] = [], into w: JSONWriter) {
+        w.raw("{\"type\":\"")
+        w.raw(type)
+        w.raw("\",\"protocol\":")
         w.integer(TransitiondVersion.protocolVersion)
         w.raw(",\"version\":")
         w.string(TransitiondVersion.current)
@@ -123,6 +127,10 @@ public struct EventEncoder: Sendable {
             w.raw("}")
         }
         w.raw("]")
+        if let seq {
+            w.raw(",\"seq\":")
+            w.integer(seq)
+        }
         for (key, value) in extra {
             w.raw(",")
             w.string(key)

@@ -46,6 +46,7 @@ public struct JSONWriter: @unchecked Sendable {
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.base, count: storage.count)) }
 
     /// Calls `body` with the bytes written (valid only during the call).
+    @discardableResult
     public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(UnsafeRawBufferPointer(start: storage.base, count: storage.count))
     }

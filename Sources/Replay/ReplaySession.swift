@@ -101,6 +101,17 @@ public struct ReplaySession: Sendable {
     /// input frame is due at its `SYN_REPORT`, when it is complete.
     public var nextTime: Double? {
         if isFinished { return nil }
+        return nextStepTime
+    }
+
+    /// The engine time of the next step, including animations that
+    /// commands started after the recordings ended.
+    public var nextActivity: Double? {
+        if isFinished { return engine.nextDeadline }
+        return nextStepTime
+    }
+
+    private var nextStepTime: Double? {
         let animation = engine.nextDeadline
         if !draining {
             let input = reportTime ?? engine.now
@@ -113,7 +124,10 @@ public struct ReplaySession: Sendable {
     /// Does what is due at `nextTime`: animation frames, or the next input
     /// frame, or the end of a recording.
     public mutating func step(into out: inout [TransitionEvent]) {
-        guard !isFinished else { return }
+        guard !isFinished else {
+            if let t = engine.nextDeadline { engine.advance(to: t, into: &out) }
+            return
+        }
         let origin = assembler.timeOrigin
         if draining {
             if let t = engine.nextDeadline {
@@ -158,6 +172,19 @@ public struct ReplaySession: Sendable {
         // The next recording starts where this one settled, on a whole microsecond.
         base = Int64((engine.now * 1e6).rounded(.up))
         startInput()
+    }
+
+    /// Carries out a client's command at engine time `time` (never before
+    /// what the engine has seen).
+    public mutating func perform(_ command: TransitionEngine.Command, transition: Int, at time: Double,
+                                 into out: inout [TransitionEvent]) -> TransitionEngine.CommandOutcome {
+        engine.perform(command, transition: transition, at: time, into: &out)
+    }
+
+    /// Ends everything in flight for a shutdown; the replay stops.
+    public mutating func shutdown(at time: Double, into out: inout [TransitionEvent]) {
+        engine.shutdown(at: time, into: &out)
+        isFinished = true
     }
 
     /// Sends the engine's trace lines (state changes, at debug level) to `sink`.

@@ -1,9 +1,15 @@
 import TransitionEngine
 
-/// Turns validated sections into the engine's configuration, checking what
-/// spans several keys or tables: unique names, unique keyframe properties,
-/// `start + duration <= 1`, at least one transition.
+/// Turns validated sections into the engine's configuration and the server's
+/// settings, checking what spans several keys or tables: unique names,
+/// unique keyframe properties, `start + duration <= 1`, at least one transition.
 enum ConfigBuilder {
+    static func daemonConfiguration(from root: ValidatedSection, file: String) throws(ConfigError) -> DaemonConfiguration {
+        let engine = try configuration(from: root, file: file)
+        let server = root.children["server"]?.first.map(serverSettings(from:)) ?? .standard
+        return DaemonConfiguration(engine: engine, server: server)
+    }
+
     static func configuration(from root: ValidatedSection, file: String) throws(ConfigError) -> EngineConfiguration {
         let sections = root.children["transition"] ?? []
         guard !sections.isEmpty else {
@@ -90,5 +96,44 @@ enum ConfigBuilder {
                                         curve: section.choice("curve", as: TimingCurve.self)))
         }
         return tracks
+    }
+
+    // MARK: - [server]
+
+    static func serverSettings(from section: ValidatedSection) -> ServerSettings {
+        guard let mode = StringRule.fileMode(section.string("socket_mode")) else {
+            preconditionFailure("schema does not guarantee an octal '\(section.keyPath("socket_mode"))'")
+        }
+        return ServerSettings(
+            socketPath: section.optionalString("socket"),
+            socketMode: mode,
+            maxClients: section.integer("max_clients"),
+            backlogLimit: section.integer("backlog_limit"),
+            allowUIDs: section.array("allow_uids").map { item in
+                guard case .integer(let uid) = item, let uid = UInt32(exactly: uid) else { unexpected(item) }
+                return uid
+            },
+            allowGroups: section.array("allow_groups").map { item in
+                switch item {
+                case .string(let name): return .name(name)
+                case .integer(let gid):
+                    guard let gid = UInt32(exactly: gid) else { unexpected(item) }
+                    return .id(gid)
+                default: unexpected(item)
+                }
+            }
+        )
+    }
+
+    /// A group reference as the config value that writes it.
+    static func value(of group: GroupReference) -> ConfigValue {
+        switch group {
+        case .id(let gid): return .integer(Int(gid))
+        case .name(let name): return .string(name)
+        }
+    }
+
+    private static func unexpected(_ item: ConfigValue) -> Never {
+        preconditionFailure("schema does not guarantee a [server] array item like \(item.rendered)")
     }
 }

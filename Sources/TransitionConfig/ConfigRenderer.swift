@@ -1,9 +1,16 @@
 import TransitionEngine
 
-/// Writes an `EngineConfiguration` as the TOML config it is equivalent to:
-/// every key that applies, with its effective value and, in a comment, what
-/// it may be. `ConfigLoader.parse` reads the text back to an equal value.
+/// Writes an `EngineConfiguration` (or a `DaemonConfiguration`) as the TOML
+/// config it is equivalent to: every key that applies, with its effective
+/// value and, in a comment, what it may be. `ConfigLoader.parse` (or
+/// `parseDaemon`) reads the text back to an equal value.
 enum ConfigRenderer {
+    /// The engine part exactly as `render(_: EngineConfiguration)` writes
+    /// it, then the `[server]` table.
+    static func render(_ config: DaemonConfiguration) -> String {
+        render(config.engine) + "\n[server]\n" + section(entries(of: config.server), schema: ConfigSchema.server, indent: "")
+    }
+
     static func render(_ config: EngineConfiguration) -> String {
         var out = "# transitiond configuration: every key with its effective value.\n"
         out += section([("frame_rate", .number(config.frameRate))], schema: ConfigSchema.root, indent: "")
@@ -61,6 +68,20 @@ enum ConfigRenderer {
         ]
     }
 
+    /// `socket` only when set; the mode as a 4-digit octal string.
+    private static func entries(of server: ServerSettings) -> [(String, ConfigValue)] {
+        var entries: [(String, ConfigValue)] = []
+        if let path = server.socketPath { entries.append(("socket", .string(path))) }
+        entries += [
+            ("socket_mode", .string(StringRule.fileModeText(server.socketMode))),
+            ("max_clients", .integer(server.maxClients)),
+            ("backlog_limit", .integer(server.backlogLimit)),
+            ("allow_uids", .array(server.allowUIDs.map { .integer(Int($0)) })),
+            ("allow_groups", .array(server.allowGroups.map(ConfigBuilder.value(of:)))),
+        ]
+        return entries
+    }
+
     // MARK: - Formatting
 
     /// `key = value` lines, comments aligned, each saying what the key may be.
@@ -68,7 +89,7 @@ enum ConfigRenderer {
         var values: [String: ConfigValue] = [:]
         var lines: [(text: String, comment: String?)] = []
         for (key, value) in entries {
-            let comment = schema.spec(named: key, given: values)?.kind.summary
+            let comment = schema.spec(named: key, given: values)?.summary
             values[key] = value
             lines.append((indent + TOMLKey.display(key) + " = " + value.rendered, comment))
         }

@@ -1,8 +1,8 @@
 import TransitionEngine
 
 /// The keys of transitiond's config file (design "Config"), one declarative
-/// table per section. To add a key, add a `KeySpec`; to add a section (the
-/// coming `[server]`), add a `SectionSchema` and a `ChildSection` of `root`,
+/// table per section. To add a key, add a `KeySpec`; to add a section (as
+/// `[server]` was), add a `SectionSchema` and a `ChildSection` of `root`,
 /// then read it in `ConfigBuilder` and write it in `ConfigRenderer`.
 enum ConfigSchema {
     static let gestures = ["edge-pan", "swipe", "pinch"]
@@ -17,6 +17,7 @@ enum ConfigSchema {
         ],
         children: [
             ChildSection(name: "transition", shape: .arrayOfTables, schema: transition),
+            ChildSection(name: "server", shape: .table, schema: server),
         ]
     )
 
@@ -81,6 +82,35 @@ enum ConfigSchema {
             KeySpec("to", .number(.any), default: .value(.number(1))),
             KeySpec("curve", .choice(TimingCurve.allCases.map(\.rawValue)),
                     default: .value(.string(TimingCurve.linear.rawValue))),
+        ]
+    )
+
+    // MARK: - [server]
+
+    /// The largest id a uid or gid may be: 2^32 - 2 (2^32 - 1 is `(uid_t)-1`, "no id").
+    static let largestID = 4_294_967_294
+    /// `sun_path` holds 108 bytes with the terminating NUL.
+    static let socketPathLimit = 107
+
+    static let server = SectionSchema(
+        header: "[server]",
+        keys: [
+            KeySpec("socket", .string(.absolutePath(maxBytes: socketPathLimit)), default: .absent),
+            KeySpec("socket_mode",
+                    .string(.fileMode(mustInclude: 0o600, reason: "the daemon could not use its own socket")),
+                    default: .value(.string(StringRule.fileModeText(ServerSettings.standard.socketMode))),
+                    summary: "octal, at most \"0777\", with owner read+write \"0600\""),
+            KeySpec("max_clients", .integer(1...65_536),
+                    default: .value(.integer(ServerSettings.standard.maxClients))),
+            KeySpec("backlog_limit", .integer(4_096...1_073_741_824),
+                    default: .value(.integer(ServerSettings.standard.backlogLimit)),
+                    summary: "bytes, 4096 to 1073741824"),
+            KeySpec("allow_uids", .array(of: .integer(0...largestID)),
+                    default: .value(.array(ServerSettings.standard.allowUIDs.map { .integer(Int($0)) })),
+                    summary: "uids, each 0 to \(largestID)"),
+            KeySpec("allow_groups", .array(of: .either([.string(.groupName), .integer(0...largestID)])),
+                    default: .value(.array(ServerSettings.standard.allowGroups.map(ConfigBuilder.value(of:)))),
+                    summary: "group names, or gids 0 to \(largestID)"),
         ]
     )
 }

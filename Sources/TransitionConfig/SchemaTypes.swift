@@ -9,6 +9,8 @@ enum ConfigValue: Sendable, Equatable {
     case number(Double)
     case integer(Int)
     case boolean(Bool)
+    /// An array of scalars, items in file order.
+    case array([ConfigValue])
 
     /// The value written as TOML.
     var rendered: String {
@@ -17,6 +19,7 @@ enum ConfigValue: Sendable, Equatable {
         case .number(let value): return value.description
         case .integer(let value): return String(value)
         case .boolean(let value): return value ? "true" : "false"
+        case .array(let items): return "[" + items.map(\.rendered).joined(separator: ", ") + "]"
         }
     }
 }
@@ -28,6 +31,13 @@ enum StringRule: Sendable {
     case any
     /// Non-empty, only `A-Z a-z 0-9 _ . -` (names that need no escaping in JSON).
     case identifier
+    /// A path starting with `/`, without NUL, of at most `maxBytes` UTF-8 bytes.
+    case absolutePath(maxBytes: Int)
+    /// A permission mode as 3 or 4 octal digits (`"0660"`, `"660"`), at most
+    /// `0777`, with every bit of `mustInclude` set; `reason` says why.
+    case fileMode(mustInclude: UInt32, reason: String)
+    /// A POSIX-style group name: `[A-Za-z_][A-Za-z0-9_.-]*`.
+    case groupName
 
     func problem(with text: String) -> String? {
         switch self {
@@ -37,7 +47,56 @@ enum StringRule: Sendable {
             if text.isEmpty { return "must not be empty" }
             let allowed = text.utf8.allSatisfy { TOMLKey.isBareKeyByte($0) || $0 == UInt8(ascii: ".") }
             return allowed ? nil : "must contain only letters, digits, '_', '.' and '-'"
+        case .absolutePath(let maxBytes):
+            if text.isEmpty { return "must not be empty" }
+            if !text.hasPrefix("/") { return "must be an absolute path (starting with '/')" }
+            if text.utf8.contains(0) { return "must not contain a NUL character" }
+            let length = text.utf8.count
+            return length <= maxBytes ? nil : "must be at most \(maxBytes) bytes long (this one has \(length))"
+        case .fileMode(let mustInclude, let reason):
+            guard let mode = Self.fileMode(text) else {
+                return "must be 3 or 4 octal digits (0-7), like \"0660\""
+            }
+            if mode > 0o777 { return "must be at most \"0777\" (no setuid, setgid or sticky bits)" }
+            if mode & mustInclude != mustInclude {
+                return "must include \(TOMLString.quoted(Self.fileModeText(mustInclude))), or \(reason)"
+            }
+            return nil
+        case .groupName:
+            guard let first = text.utf8.first else { return "must not be empty" }
+            let startsWell = first == UInt8(ascii: "_")
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first)
+                || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first)
+            let restIsAllowed = text.utf8.dropFirst().allSatisfy { TOMLKey.isBareKeyByte($0) || $0 == UInt8(ascii: ".") }
+            return startsWell && restIsAllowed
+                ? nil : "must be a group name: a letter or '_', then letters, digits, '_', '.' and '-'"
         }
+    }
+
+    /// The type wanted, for "expected ..., found ..." messages.
+    var expected: String {
+        switch self {
+        case .fileMode: return "a string of 3 or 4 octal digits like \"0660\""
+        case .any, .identifier, .absolutePath, .groupName: return "a string"
+        }
+    }
+
+    /// The mode 3 or 4 octal digits spell, or nil when `text` is not that.
+    static func fileMode(_ text: String) -> UInt32? {
+        let digits = text.utf8
+        guard digits.count == 3 || digits.count == 4 else { return nil }
+        var mode: UInt32 = 0
+        for digit in digits {
+            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "7") else { return nil }
+            mode = mode * 8 + UInt32(digit - UInt8(ascii: "0"))
+        }
+        return mode
+    }
+
+    /// A mode as at least 4 octal digits: `0o660` is `"0660"`.
+    static func fileModeText(_ mode: UInt32) -> String {
+        let digits = String(mode, radix: 8)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 }
 
@@ -107,7 +166,7 @@ struct NumberRange: Sendable {
 }
 
 /// The type and allowed values of a key.
-enum ValueKind: Sendable {
+indirect enum ValueKind: Sendable {
     case string(StringRule)
     /// A string from a fixed list.
     case choice([String])
@@ -115,14 +174,25 @@ enum ValueKind: Sendable {
     case number(NumberRange)
     case integer(ClosedRange<Int>)
     case boolean
+    /// An array (possibly empty) whose every item is of this kind.
+    case array(of: ValueKind)
+    /// An item of any of these kinds, told apart by type: the first kind
+    /// that reads the value decides (`"kiosk"` or `1000`).
+    case either([ValueKind])
 
     /// The expected type, for "expected ..., found ..." messages.
     var expected: String {
         switch self {
-        case .string, .choice: return "a string"
+        case .string(let rule): return rule.expected
+        case .choice: return "a string"
         case .number: return "a number"
         case .integer: return "an integer"
         case .boolean: return "a boolean (true or false)"
+        case .array: return "an array"
+        case .either(let kinds):
+            var types: [String] = []
+            for kind in kinds where !types.contains(kind.expected) { types.append(kind.expected) }
+            return types.joined(separator: " or ")
         }
     }
 
@@ -131,15 +201,37 @@ enum ValueKind: Sendable {
         switch self {
         case .string(.any): return nil
         case .string(.identifier): return "letters, digits, '_', '.', '-'"
+        case .string(.absolutePath(let maxBytes)): return "an absolute path of at most \(maxBytes) bytes"
+        case .string(.fileMode(let mustInclude, _)):
+            return "3 or 4 octal digits, at most \"0777\", including \(TOMLString.quoted(StringRule.fileModeText(mustInclude)))"
+        case .string(.groupName): return "a group name"
         case .choice(let options): return options.joined(separator: " | ")
         case .number(let range): return range.summary
         case .integer(let range):
             return range.count == 1 ? "always \(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"
         case .boolean: return "true | false"
+        case .array(let item): return item.summary.map { "each " + $0 }
+        case .either(let kinds):
+            let summaries = kinds.compactMap(\.summary)
+            return summaries.isEmpty ? nil : summaries.joined(separator: " or ")
         }
     }
 
-    /// The value this kind reads from a TOML node, or nil on a type mismatch.
+    /// Whether a value has the type this kind reads (its range aside).
+    func matchesType(of value: ConfigValue) -> Bool {
+        switch (self, value) {
+        case (.string, .string), (.choice, .string), (.number, .number), (.integer, .integer),
+             (.boolean, .boolean), (.array, .array):
+            return true
+        case (.either(let kinds), _):
+            return kinds.contains { $0.matchesType(of: value) }
+        default:
+            return false
+        }
+    }
+
+    /// The value this kind reads from a TOML node, or nil on a type mismatch
+    /// (of the value or, for an array, of any item).
     func read(_ value: TOMLValue) -> ConfigValue? {
         switch (self, value) {
         case (.string, .string(let text)), (.choice, .string(let text)): return .string(text)
@@ -147,6 +239,18 @@ enum ValueKind: Sendable {
         case (.number, .integer(let number)): return .number(Double(number))
         case (.integer, .integer(let number)): return .integer(number)
         case (.boolean, .boolean(let flag)): return .boolean(flag)
+        case (.array(let item), .array(let nodes)):
+            var items: [ConfigValue] = []
+            for node in nodes {
+                guard let value = item.read(node.value) else { return nil }
+                items.append(value)
+            }
+            return .array(items)
+        case (.either(let kinds), _):
+            for kind in kinds {
+                if let read = kind.read(value) { return read }
+            }
+            return nil
         default: return nil
         }
     }
@@ -168,6 +272,14 @@ enum ValueKind: Sendable {
                 : "must be from \(range.lowerBound) to \(range.upperBound)"
         case (.boolean, .boolean):
             return nil
+        case (.array(let item), .array(let items)):
+            for (index, value) in items.enumerated() {
+                if let problem = item.problem(with: value) { return "item \(index + 1): " + problem }
+            }
+            return nil
+        case (.either(let kinds), _):
+            guard let kind = kinds.first(where: { $0.matchesType(of: value) }) else { return "must be \(expected)" }
+            return kind.problem(with: value)
         default:
             return "must be \(expected)"
         }
@@ -198,6 +310,8 @@ enum DefaultValue: Sendable {
     /// The file must give it (when it applies).
     case required
     case value(ConfigValue)
+    /// No value: the key is optional and has no default (`socket`).
+    case absent
     /// Computed from the keys before it; the text says how, for messages.
     case computed(String, @Sendable (ValidatedSection) -> ConfigValue)
 }
@@ -212,15 +326,22 @@ struct KeySpec: Sendable {
     var defaultValue: DefaultValue
     /// Added to range errors: "a pinch uses exactly 2 fingers".
     var note: String?
+    /// What the key may be, for comments in rendered configs, when the
+    /// kind's own summary does not say enough ("bytes, 4096 to ...").
+    var customSummary: String?
 
     init(_ name: String, _ kind: ValueKind, when condition: Condition = .always,
-         default defaultValue: DefaultValue, note: String? = nil) {
+         default defaultValue: DefaultValue, note: String? = nil, summary: String? = nil) {
         self.name = name
         self.kind = kind
         self.condition = condition
         self.defaultValue = defaultValue
         self.note = note
+        self.customSummary = summary
     }
+
+    /// What the key may be, in short, for comments in rendered configs.
+    var summary: String? { customSummary ?? kind.summary }
 }
 
 // MARK: - Sections

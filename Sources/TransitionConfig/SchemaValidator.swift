@@ -43,6 +43,18 @@ struct ValidatedSection {
         return value
     }
 
+    /// A string key with an `.absent` default: nil when the file does not give it.
+    func optionalString(_ key: String) -> String? {
+        guard let value = values[key] else { return nil }
+        guard case .string(let text) = value else { missing(key) }
+        return text
+    }
+
+    func array(_ key: String) -> [ConfigValue] {
+        guard case .array(let items)? = values[key] else { missing(key) }
+        return items
+    }
+
     /// A choice key as the engine's enum.
     func choice<T: RawRepresentable>(_ key: String, as type: T.Type) -> T where T.RawValue == String {
         guard let value = T(rawValue: string(key)) else { missing(key) }
@@ -104,20 +116,36 @@ struct SchemaValidator {
             throw ConfigError(file: file, line: node.line, key: keyPath,
                               message: notApplicable(name, schema: schema, section: section))
         }
-        guard let value = spec.kind.read(node.value) else {
-            throw ConfigError(file: file, line: node.line, key: keyPath,
-                              message: "expected \(spec.kind.expected), found \(node.value.typeName) (got \(node.raw))")
-        }
-        if var problem = spec.kind.problem(with: value) {
-            if let note = spec.note { problem += ": " + note }
-            throw ConfigError(file: file, line: node.line, key: keyPath, message: problem + " (got \(node.raw))")
-        }
-        section.values[name] = value
+        section.values[name] = try value(of: node, as: spec.kind, note: spec.note, keyPath: keyPath)
         section.lines[name] = node.line
     }
 
+    /// The checked value of a node. An array's items are checked one by one,
+    /// so a bad item is reported on its own line as "item N: ...".
+    private func value(of node: TOMLNode, as kind: ValueKind, note: String?, keyPath: String,
+                       item: Int? = nil) throws(ConfigError) -> ConfigValue {
+        let prefix = item.map { "item \($0): " } ?? ""
+        if case .array(let itemKind) = kind, case .array(let nodes) = node.value {
+            var items: [ConfigValue] = []
+            for (index, element) in nodes.enumerated() {
+                items.append(try value(of: element, as: itemKind, note: note, keyPath: keyPath, item: index + 1))
+            }
+            return .array(items)
+        }
+        guard let value = kind.read(node.value) else {
+            throw ConfigError(file: file, line: node.line, key: keyPath,
+                              message: prefix + "expected \(kind.expected), found \(node.value.typeName) (got \(node.raw))")
+        }
+        if var problem = kind.problem(with: value) {
+            if let note { problem += ": " + note }
+            throw ConfigError(file: file, line: node.line, key: keyPath, message: prefix + problem + " (got \(node.raw))")
+        }
+        return value
+    }
+
+    /// The key's default; nil when it has none (`.absent`).
     private func defaultValue(of spec: KeySpec, in section: ValidatedSection,
-                              keyPath: String) throws(ConfigError) -> ConfigValue {
+                              keyPath: String) throws(ConfigError) -> ConfigValue? {
         switch spec.defaultValue {
         case .required:
             var message = "required key is missing"
@@ -130,6 +158,8 @@ struct SchemaValidator {
             throw ConfigError(file: file, line: section.line, key: keyPath, message: message)
         case .value(let value):
             return value
+        case .absent:
+            return nil
         case .computed(let how, let compute):
             let value = compute(section)
             if let problem = spec.kind.problem(with: value) {

@@ -59,6 +59,9 @@ extension TOMLReader {
                 || (first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z")) {
                 throw error(key: key, "expected a value, found \(text) (strings must be quoted: \(TOMLString.quoted(text)))")
             }
+            if first == UInt8(ascii: "0"), token.count > 1, token.allSatisfy(TOMLNumber.isDigit) {
+                throw error(key: key, "invalid number \(text): an integer cannot start with 0 (write a file mode as a string: \(TOMLString.quoted(text)))")
+            }
             if TOMLNumber.isDigit(first) || first == UInt8(ascii: "+") || first == UInt8(ascii: "-")
                 || first == UInt8(ascii: ".") {
                 throw error(key: key, "invalid number \(text)")

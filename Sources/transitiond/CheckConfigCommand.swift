@@ -14,7 +14,7 @@ struct CheckConfigCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let config = try loadConfiguration(file)
+            let config = try loadDaemonConfiguration(file)
             var out = StandardOutput()
             out.write(ConfigLoader.render(config))
         }

@@ -1,13 +1,50 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
 import TransitionEngine
 import TransitionConfig
+import TransitionServer
+import EventStream
 
 /// Loads `--config FILE`, or the embedded default when there is none.
-func loadConfiguration(_ path: String?) throws -> EngineConfiguration {
+func loadDaemonConfiguration(_ path: String?) throws -> DaemonConfiguration {
     guard let path else { return .standard }
     guard fileExists(path) else { throw Failure(.noInput, "\(path): no such config file") }
     do {
-        return try ConfigLoader.load(path: path)
+        return try ConfigLoader.loadDaemon(path: path)
     } catch let error as ConfigError {
         throw Failure(.dataError, error.description)
     }
+}
+
+/// The engine part of `--config FILE` (or the default).
+func loadConfiguration(_ path: String?) throws -> EngineConfiguration {
+    try loadDaemonConfiguration(path).engine
+}
+
+/// The server's options from the config's `[server]` table and the socket
+/// path rule; group names are resolved to ids here (an unknown group is
+/// logged and ignored: it may be created later, but it allows no one now).
+func serverOptions(_ settings: ServerSettings, socket: String?, logger: Logger) -> ServerOptions {
+    var environment: [String: String] = [:]
+    for name in ["TRANSITIOND_SOCKET", "XDG_RUNTIME_DIR"] {
+        if let value = getenv(name) { environment[name] = String(cString: value) }
+    }
+    let path = SocketLocation.resolve(explicit: socket ?? settings.socketPath, environment: environment)
+    var gids: [UInt32] = []
+    for group in settings.allowGroups {
+        switch group {
+        case .id(let gid):
+            gids.append(gid)
+        case .name(let name):
+            if let entry = getgrnam(name) {
+                gids.append(entry.pointee.gr_gid)
+            } else {
+                logger.warning("[server] allow_groups: no group named '\(name)' on this system; it allows no one")
+            }
+        }
+    }
+    return ServerOptions(socketPath: path, socketMode: settings.socketMode, maxClients: settings.maxClients,
+                         backlogLimit: settings.backlogLimit, allowUIDs: settings.allowUIDs, allowGIDs: gids)
 }

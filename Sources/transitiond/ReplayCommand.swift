@@ -6,6 +6,7 @@ import TransitionEngine
 import Recordings
 import EventStream
 import Replay
+import TransitionServer
 
 /// `transitiond replay`: streams recorded gestures through the engine, at
 /// the recording's pace (`--speed`) or as fast as possible (`--fast`,
@@ -46,6 +47,18 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Trace the engine's state changes on stderr.")
     var verbose = false
 
+    @Option(help: ArgumentHelp("Serve the replay on this Unix socket instead of printing it (see docs/protocol.md).", valueName: "PATH"))
+    var socket: String?
+
+    @Option(help: ArgumentHelp("With --socket: start the replay once N clients are connected.", valueName: "N"))
+    var waitClients: Int = 0
+
+    @Flag(help: "With --socket: keep serving (commands still work) after the replay has ended, until SIGINT/SIGTERM.")
+    var hold = false
+
+    @Flag(help: .hidden)
+    var stampSent = false
+
     func validate() throws {
         if fast && speed != nil { throw ValidationError("--fast and --speed exclude each other") }
         if let speed, !(speed > 0 && speed.isFinite && speed <= 1000) {
@@ -53,11 +66,16 @@ struct ReplayCommand: ParsableCommand {
         }
         if loop < 1 || loop > 1_000_000 { throw ValidationError("--loop must be 1…1000000 (got \(loop))") }
         if recordings.isEmpty { throw ValidationError("give at least one recording") }
+        if socket == nil && (waitClients != 0 || hold || stampSent) {
+            throw ValidationError("--wait-clients, --hold and --stamp-sent need --socket")
+        }
+        if waitClients < 0 { throw ValidationError("--wait-clients must be ≥ 0") }
     }
 
     func run() throws {
         try reportingFailures {
-            let configuration = try loadConfiguration(config)
+            let daemon = try loadDaemonConfiguration(config)
+            let configuration = daemon.engine
             let inputs = try recordings.map(loadRecording)
             var session: ReplaySession
             do {
@@ -67,6 +85,18 @@ struct ReplayCommand: ParsableCommand {
             }
             if verbose {
                 session.trace { StandardError.write("transitiond: debug: \($0)\n") }
+            }
+            if let socket {
+                let logger = ServerRunner.logger(verbose: verbose)
+                var options = serverOptions(daemon.server, socket: socket, logger: logger)
+                options.stampSent = stampSent
+                options.startAfterClients = waitClients
+                let paced = fast ? nil : (speed ?? 1)
+                let prepared = session
+                try ServerRunner.run(options: options, logger: logger, stopWhenInputEnds: !hold) { loop in
+                    ReplayHost(loop: loop, session: prepared, speed: paced)
+                }
+                return
             }
             let encoder = EventEncoder(configuration: configuration)
             var out = StandardOutput()

@@ -88,8 +88,10 @@ import TransitionEngine
     #expect(error.key == "transition[1].banana")
     #expect(!error.message.contains("did you mean"))
     #expect(error.message.contains("the keys of [[transition]] are name, gesture, edge, direction, fingers"))
-    expectError("[server]\nmode = 1\n" + Fixture.edgePan, line: 1, key: "server",
-                "unknown key; the keys of the top level are frame_rate, transition")
+    expectError("[client]\nmode = 1\n" + Fixture.edgePan, line: 1, key: "client",
+                "unknown key; the keys of the top level are frame_rate, transition, server")
+    expectError("[server]\nmode = 1\n" + Fixture.edgePan, line: 2, key: "server.mode",
+                "unknown key; the keys of [server] are socket, socket_mode, max_clients, backlog_limit, allow_uids, allow_groups")
 }
 
 @Test func suggestionsStopAtTwoEdits() {

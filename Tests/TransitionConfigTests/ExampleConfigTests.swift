@@ -39,6 +39,26 @@ private let examplePath = repositoryFile("config/example.toml")
     #expect(keys.isEmpty, "not shown: \(keys)")
 }
 
+@Test func theExampleHasTheServerSettingsItShows() throws {
+    let config = try ConfigLoader.loadDaemon(path: examplePath)
+    #expect(config.server == ServerSettings(socketPath: nil, socketMode: 0o660, maxClients: 256,
+                                            backlogLimit: 1_048_576, allowUIDs: [1000],
+                                            allowGroups: [.name("kiosk")]))
+    // [server] changes nothing of the engine's part.
+    #expect(config.engine == (try ConfigLoader.load(path: examplePath)))
+    #expect(try ConfigLoader.parseDaemon(text: ConfigLoader.render(config), file: "rendered.toml") == config)
+}
+
+@Test func theExampleShowsEveryServerKey() throws {
+    let lines = try ConfigFile.read(path: examplePath).split(separator: "\n").map { $0.drop(while: { $0 == " " }) }
+    #expect(lines.contains("[server]"))
+    for key in ConfigSchema.server.keyNames {
+        // `socket` is shown commented out: the daemon picks a path unless told.
+        let shown = lines.contains { $0.hasPrefix(key + " = ") || (key == "socket" && $0.hasPrefix("# socket = \"/")) }
+        #expect(shown, "not shown: \(key)")
+    }
+}
+
 @Test func theExampleRoundTripsThroughRender() throws {
     let config = try ConfigLoader.load(path: examplePath)
     #expect(try ConfigLoader.parse(text: ConfigLoader.render(config), file: "rendered.toml") == config)
@@ -48,6 +68,7 @@ private let examplePath = repositoryFile("config/example.toml")
     let text = try ConfigFile.read(path: examplePath)
     let crlf = text.replacing("\n", with: "\r\n")
     #expect(try ConfigLoader.parse(text: crlf, file: "crlf.toml") == (try ConfigLoader.load(path: examplePath)))
+    #expect(try ConfigLoader.parseDaemon(text: crlf, file: "crlf.toml") == (try ConfigLoader.loadDaemon(path: examplePath)))
 }
 
 @Test func unreadableFilesHaveNoLine() {

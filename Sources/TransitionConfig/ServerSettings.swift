@@ -1,0 +1,65 @@
+import TransitionEngine
+
+/// A group named in `[server] allow_groups`: by gid, or by name (resolved to
+/// a gid by whoever checks peers, not by the config reader).
+public enum GroupReference: Sendable, Equatable {
+    /// A numeric group id, `0...4294967294`.
+    case id(UInt32)
+    /// A group name matching `[A-Za-z_][A-Za-z0-9_.-]*`.
+    case name(String)
+}
+
+/// The socket server's settings: the `[server]` table of the config
+/// (design "Socket", docs/protocol.md). Every key is optional; an absent
+/// table gives `ServerSettings.standard`.
+public struct ServerSettings: Sendable, Equatable {
+    /// `socket`: the socket's absolute path, or nil to let the daemon choose
+    /// (`--socket`, `$TRANSITIOND_SOCKET`, `$XDG_RUNTIME_DIR`, `/run`).
+    public var socketPath: String?
+    /// `socket_mode`: the socket file's permission bits, at most `0o777`,
+    /// always including owner read and write (`0o600`).
+    public var socketMode: UInt32
+    /// `max_clients`: connections served at once, `1...65536`.
+    public var maxClients: Int
+    /// `backlog_limit`: bytes queued for a slow client before it is sent a
+    /// `backlog` error and disconnected, `4096...1073741824`.
+    public var backlogLimit: Int
+    /// `allow_uids`: uids besides root allowed the state-changing commands
+    /// (`run`, `drive`, `release`, `cancel`).
+    public var allowUIDs: [UInt32]
+    /// `allow_groups`: groups whose members are allowed the same commands.
+    public var allowGroups: [GroupReference]
+
+    /// Settings with the given values; every argument defaults to the design's.
+    public init(socketPath: String? = nil, socketMode: UInt32 = 0o660, maxClients: Int = 256,
+                backlogLimit: Int = 1_048_576, allowUIDs: [UInt32] = [], allowGroups: [GroupReference] = []) {
+        self.socketPath = socketPath
+        self.socketMode = socketMode
+        self.maxClients = maxClients
+        self.backlogLimit = backlogLimit
+        self.allowUIDs = allowUIDs
+        self.allowGroups = allowGroups
+    }
+
+    /// The settings of a config without `[server]`: no path (the daemon
+    /// chooses), mode 0660, 256 clients, a 1 MiB backlog, no extra uids or groups.
+    public static let standard = ServerSettings()
+}
+
+/// Everything the daemon reads from its config file: the engine's
+/// transitions and the socket server's settings.
+public struct DaemonConfiguration: Sendable, Equatable {
+    /// The top level and the `[[transition]]` tables.
+    public var engine: EngineConfiguration
+    /// The `[server]` table, or `.standard` when there is none.
+    public var server: ServerSettings
+
+    /// A configuration of these two parts.
+    public init(engine: EngineConfiguration, server: ServerSettings) {
+        self.engine = engine
+        self.server = server
+    }
+
+    /// The embedded default: `EngineConfiguration.standard` and `ServerSettings.standard`.
+    public static let standard = DaemonConfiguration(engine: .standard, server: .standard)
+}

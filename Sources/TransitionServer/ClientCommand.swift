@@ -1,0 +1,147 @@
+import TransitionEngine
+import WireFormat
+
+/// A command a client sent (design "Socket", docs/protocol.md).
+public enum ClientCommand: Sendable, Equatable {
+    case subscribe(transitions: [String])
+    case ping
+    case state
+    case run(transition: String, to: Decision)
+    case drive(transition: String, progress: Double)
+    case release(transition: String, velocity: Double?)
+    case cancel(transition: String)
+
+    /// The command's name, as in `{"cmd":NAME}`.
+    public var name: String {
+        switch self {
+        case .subscribe: return "subscribe"
+        case .ping: return "ping"
+        case .state: return "state"
+        case .run: return "run"
+        case .drive: return "drive"
+        case .release: return "release"
+        case .cancel: return "cancel"
+        }
+    }
+
+    /// True for the commands that change state (and need permission).
+    public var changesState: Bool {
+        switch self {
+        case .subscribe, .ping, .state: return false
+        case .run, .drive, .release, .cancel: return true
+        }
+    }
+}
+
+/// A request id to echo in the reply: a string or an integer.
+public enum RequestID: Sendable, Equatable {
+    case number(Int64)
+    case text(String)
+}
+
+/// Why a command line was refused: the `error` reply's code and message.
+public struct CommandError: Error, Sendable, Equatable {
+    public var code: String
+    public var message: String
+    public var id: RequestID?
+
+    public init(_ code: String, _ message: String, id: RequestID? = nil) {
+        self.code = code
+        self.message = message
+        self.id = id
+    }
+}
+
+/// Reads one command line: strict JSON, then the command's fields with
+/// their types. Every problem is a `CommandError` with the protocol's code.
+public enum CommandDecoder {
+    public static func decode(_ line: [UInt8]) -> Result<(ClientCommand, RequestID?), CommandError> {
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(line)
+        } catch {
+            if case .invalidUTF8 = error {
+                return .failure(CommandError("bad-utf8", "the line is not valid UTF-8 (\(error))"))
+            }
+            return .failure(CommandError("bad-json", "the line is not JSON: \(error)"))
+        }
+        guard case .object = value else {
+            return .failure(CommandError("bad-json", "a command is a JSON object, like {\"cmd\":\"ping\"}"))
+        }
+        var id: RequestID? = nil
+        if let raw = value["id"] {
+            if let n = raw.int { id = .number(Int64(n)) }
+            else if let s = raw.string { id = .text(s) }
+            else { return .failure(CommandError("bad-field", "'id' must be a string or an integer")) }
+        }
+        func fail(_ code: String, _ message: String) -> Result<(ClientCommand, RequestID?), CommandError> {
+            .failure(CommandError(code, message, id: id))
+        }
+        guard let cmd = value["cmd"] else { return fail("bad-field", "missing 'cmd'") }
+        guard let name = cmd.string else { return fail("bad-field", "'cmd' must be a string") }
+
+        func transition() -> String? { value["transition"]?.string }
+        func needTransition() -> Result<String, CommandError> {
+            guard let field = value["transition"] else { return .failure(CommandError("bad-field", "missing 'transition'", id: id)) }
+            guard let t = field.string, !t.isEmpty else {
+                return .failure(CommandError("bad-field", "'transition' must be a non-empty string", id: id))
+            }
+            return .success(t)
+        }
+
+        switch name {
+        case "ping":
+            return .success((.ping, id))
+        case "state":
+            return .success((.state, id))
+        case "subscribe":
+            guard let field = value["transitions"] else { return .success((.subscribe(transitions: []), id)) }
+            if case .null = field { return .success((.subscribe(transitions: []), id)) }
+            guard let items = field.array else { return fail("bad-field", "'transitions' must be an array of names") }
+            var names: [String] = []
+            for item in items {
+                guard let n = item.string else { return fail("bad-field", "'transitions' must be an array of names") }
+                names.append(n)
+            }
+            return .success((.subscribe(transitions: names), id))
+        case "run":
+            switch needTransition() {
+            case .failure(let e): return .failure(e)
+            case .success(let t):
+                guard let to = value["to"]?.string else { return fail("bad-field", "'to' must be \"finish\" or \"cancel\"") }
+                guard let decision = Decision(rawValue: to) else {
+                    return fail("bad-field", "'to' must be \"finish\" or \"cancel\" (got \"\(to)\")")
+                }
+                return .success((.run(transition: t, to: decision), id))
+            }
+        case "drive":
+            switch needTransition() {
+            case .failure(let e): return .failure(e)
+            case .success(let t):
+                guard let p = value["progress"]?.double, p.isFinite else {
+                    return fail("bad-field", "'progress' must be a number")
+                }
+                return .success((.drive(transition: t, progress: p), id))
+            }
+        case "release":
+            switch needTransition() {
+            case .failure(let e): return .failure(e)
+            case .success(let t):
+                var velocity: Double? = nil
+                if let field = value["velocity"] {
+                    guard let v = field.double, v.isFinite else { return fail("bad-field", "'velocity' must be a number") }
+                    velocity = v
+                }
+                return .success((.release(transition: t, velocity: velocity), id))
+            }
+        case "cancel":
+            switch needTransition() {
+            case .failure(let e): return .failure(e)
+            case .success(let t): return .success((.cancel(transition: t), id))
+            }
+        default:
+            _ = transition()
+            return fail("unknown-command", "unknown command '\(name)' (known: subscribe, ping, state, run, drive, release, cancel)")
+        }
+    }
+}

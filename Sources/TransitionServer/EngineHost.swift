@@ -1,0 +1,23 @@
+import NIOCore
+import TransitionEngine
+
+/// What owns the engine and feeds it input — a replay now, a touchscreen
+/// later — as the server sees it. Everything is called on the server's
+/// event loop; events the host produces on its own (input, animation
+/// frames) go to `emit`, on the same loop, so the hot path never changes
+/// threads.
+public protocol EngineHost: AnyObject {
+    var configuration: EngineConfiguration { get }
+    /// The seq of the last event the engine produced.
+    var lastSeq: UInt64 { get }
+    /// Every transition in flight now.
+    func snapshot() -> [TransitionEngine.Snapshot]
+    /// Starts feeding the engine; events go to `emit`; `finished` is called
+    /// when the host has no more input (a replay's end).
+    func start(emit: @escaping ([TransitionEvent]) -> Void, finished: @escaping () -> Void)
+    /// Carries out a command now.
+    func perform(_ command: TransitionEngine.Command, transition: Int,
+                 into events: inout [TransitionEvent]) -> TransitionEngine.CommandOutcome
+    /// Ends everything in flight (reason `shutdown`) and stops feeding.
+    func shutdown(into events: inout [TransitionEvent])
+}

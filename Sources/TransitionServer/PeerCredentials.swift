@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import NIOCore
+
+/// Who is at the other end of a Unix socket: the kernel's `SO_PEERCRED`
+/// (pid, uid, gid) plus the process's supplementary groups.
+public struct PeerCredentials: Sendable, Equatable, CustomStringConvertible {
+    public var pid: Int32
+    public var uid: UInt32
+    public var gid: UInt32
+    public var groups: [UInt32]
+
+    public init(pid: Int32, uid: UInt32, gid: UInt32, groups: [UInt32] = []) {
+        self.pid = pid
+        self.uid = uid
+        self.gid = gid
+        self.groups = groups
+    }
+
+    public var description: String { "pid \(pid) uid \(uid)" }
+
+    /// The supplementary groups of a process, from `/proc/PID/status`
+    /// (`Groups:`); empty if the process is gone or unreadable.
+    public static func supplementaryGroups(of pid: Int32) -> [UInt32] {
+        guard pid > 0, let file = fopen("/proc/\(pid)/status", "r") else { return [] }
+        defer { fclose(file) }
+        var line: UnsafeMutablePointer<CChar>? = nil
+        var capacity = 0
+        defer { free(line) }
+        while getline(&line, &capacity, file) > 0, let line {
+            let text = String(cString: line)
+            if text.hasPrefix("Groups:") {
+                return text.dropFirst(7).split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+                    .compactMap { UInt32($0) }
+            }
+        }
+        return []
+    }
+}
+
+/// `struct ucred` as `getsockopt(SO_PEERCRED)` fills it (Glibc's module
+/// does not export it).
+struct KernelPeerCredentials: Sendable {
+    var pid: Int32 = 0
+    var uid: UInt32 = 0
+    var gid: UInt32 = 0
+    /// `SO_PEERCRED` on Linux.
+    static let option: SocketOptionName = 17
+}
+
+/// Who may send the commands that change state (`run`, `drive`, `release`,
+/// `cancel`): root, and the configured uids and groups.
+public struct AccessPolicy: Sendable, Equatable {
+    public var uids: [UInt32]
+    public var gids: [UInt32]
+
+    public init(uids: [UInt32], gids: [UInt32]) {
+        self.uids = uids
+        self.gids = gids
+    }
+
+    public func allowsChanges(by peer: PeerCredentials) -> Bool {
+        if peer.uid == 0 || uids.contains(peer.uid) { return true }
+        if gids.contains(peer.gid) { return true }
+        return peer.groups.contains { gids.contains($0) }
+    }
+}

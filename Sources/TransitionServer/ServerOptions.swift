@@ -1,0 +1,36 @@
+/// How the socket server runs: where its socket is, who may connect and
+/// change state, and its limits (design "Socket"; the config's `[server]`).
+public struct ServerOptions: Sendable, Equatable {
+    public var socketPath: String
+    /// Permission bits of the socket file.
+    public var socketMode: UInt32
+    public var maxClients: Int
+    /// A client whose pending output exceeds this many bytes is disconnected.
+    public var backlogLimit: Int
+    /// Uids allowed to send state-changing commands (root always is).
+    public var allowUIDs: [UInt32]
+    /// Groups (ids) allowed to send state-changing commands.
+    public var allowGIDs: [UInt32]
+    /// Longest command line accepted from a client.
+    public var lineLimit: Int
+    /// Add `"sent":NANOS` (CLOCK_MONOTONIC) to every event line, for
+    /// measuring delivery latency.
+    public var stampSent: Bool
+    /// Start feeding the engine only once this many clients are connected
+    /// (a replay that every test client sees from the start).
+    public var startAfterClients: Int
+
+    public init(socketPath: String, socketMode: UInt32 = 0o660, maxClients: Int = 256,
+                backlogLimit: Int = 1 << 20, allowUIDs: [UInt32] = [], allowGIDs: [UInt32] = [],
+                lineLimit: Int = 64 * 1024, stampSent: Bool = false, startAfterClients: Int = 0) {
+        self.socketPath = socketPath
+        self.socketMode = socketMode
+        self.maxClients = maxClients
+        self.backlogLimit = backlogLimit
+        self.allowUIDs = allowUIDs
+        self.allowGIDs = allowGIDs
+        self.lineLimit = lineLimit
+        self.stampSent = stampSent
+        self.startAfterClients = startAfterClients
+    }
+}

@@ -1,0 +1,392 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import NIOCore
+import NIOPosix
+import TransitionEngine
+import EventStream
+
+/// The socket server (design "Socket"): clients connect to a Unix stream
+/// socket, get `hello` and then the event stream; allowed clients send
+/// commands. One event loop runs everything — the engine's host, encoding
+/// (once per event) and the writes to every client — so no event hops
+/// between threads. Create, `start()`, and `shutdown()` on SIGINT/SIGTERM.
+public final class TransitionServer: @unchecked Sendable {
+    public let loop: EventLoop
+    public let options: ServerOptions
+    private let host: EngineHost
+    private let encoder: EventEncoder
+    private let policy: AccessPolicy
+    private let logger: Logger
+    private let names: [String: Int]
+
+    private var channel: Channel?
+    private var clients: [Int: ClientSession] = [:]
+    private var nextClient = 1
+    private let writer = JSONWriter(capacity: 1 << 16)
+    private var isShuttingDown = false
+    private let allocator = ByteBufferAllocator()
+    /// Completed when the server has closed everything.
+    public let closed: EventLoopPromise<Void>
+    /// Called (on the loop) when the host has no more input.
+    public var onInputFinished: (() -> Void)?
+
+    public init(loop: EventLoop, options: ServerOptions, host: EngineHost, logger: Logger) {
+        self.loop = loop
+        self.options = options
+        self.host = host
+        self.encoder = EventEncoder(configuration: host.configuration)
+        self.policy = AccessPolicy(uids: options.allowUIDs, gids: options.allowGIDs)
+        self.logger = logger
+        var names: [String: Int] = [:]
+        for (i, spec) in host.configuration.transitions.enumerated() { names[spec.name] = i }
+        self.names = names
+        self.closed = loop.makePromise()
+    }
+
+    /// The number of connected clients.
+    public var clientCount: Int { clients.count }
+
+    // MARK: Starting
+
+    /// Binds the socket (replacing a stale one, refusing a live one), sets
+    /// its mode, and starts the host. Call on any thread; returns when bound.
+    public func start() throws {
+        try SocketFile.prepare(options.socketPath)
+        let previous = umask(0o177)
+        defer { umask(previous) }
+        let bootstrap = ServerBootstrap(group: loop)
+            .serverChannelOption(.backlog, value: 256)
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
+            .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 1024, maximum: 65536))
+            .childChannelInitializer { [self] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ClientHandler(server: self))
+                }
+            }
+        channel = try bootstrap.bind(unixDomainSocketPath: options.socketPath).wait()
+        try SocketFile.setMode(options.socketPath, options.socketMode)
+        logger.info("serving \(options.socketPath) (mode \(String(options.socketMode, radix: 8)))")
+        loop.execute { [self] in startHostIfReady() }
+    }
+
+    private var hostStarted = false
+
+    /// Starts the host once enough clients are connected.
+    private func startHostIfReady() {
+        guard !hostStarted, !isShuttingDown, channel != nil, clients.count >= options.startAfterClients else { return }
+        hostStarted = true
+        if options.startAfterClients > 0 {
+            logger.info("\(clients.count) clients connected: starting")
+        }
+        host.start(emit: { [self] events in broadcast(events) },
+                   finished: { [self] in onInputFinished?() })
+    }
+
+    // MARK: Events
+
+    /// Encodes each event once and hands the same bytes to every client
+    /// that wants them; flushes each client once per batch.
+    func broadcast(_ events: [TransitionEvent]) {
+        guard !clients.isEmpty else { return }
+        for e in events {
+            writer.reset()
+            encoder.encode(e, into: writer)
+            var line = allocator.buffer(capacity: writer.count + 32)
+            writer.withBytes { bytes in
+                if options.stampSent {
+                    line.writeBytes(UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - 2)]))
+                    var ts = timespec()
+                    clock_gettime(CLOCK_MONOTONIC, &ts)
+                    line.writeString(",\"sent\":\(Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec))}\n")
+                } else {
+                    line.writeBytes(bytes)
+                }
+            }
+            let priority: ClientOutbox.Priority
+            switch e.kind {
+            case .changed, .animating: priority = .coalescible(transition: e.transition)
+            case .began, .ended, .finished, .cancelled: priority = .essential(transition: e.transition)
+            }
+            for client in clients.values where client.wants(e.transition) {
+                if !client.send(line, priority) { overflow(client) }
+            }
+        }
+        for client in clients.values { client.flush() }
+    }
+
+    private func overflow(_ client: ClientSession) {
+        logger.warning("\(client.label) fell behind by more than \(options.backlogLimit) bytes: disconnecting")
+        sendDirect(client, errorLine("backlog", "you fell behind by more than \(options.backlogLimit) bytes; reconnect", id: nil))
+        close(client)
+    }
+
+    // MARK: Clients
+
+    func accepted(_ channel: Channel) -> ClientSession {
+        let client = ClientSession(channel: channel, number: nextClient, lineLimit: options.lineLimit,
+                                   backlogLimit: options.backlogLimit)
+        nextClient += 1
+        if isShuttingDown {
+            client.closing = true
+            channel.close(promise: nil)
+            return client
+        }
+        if clients.count >= options.maxClients {
+            logger.warning("refused a connection: already \(clients.count) clients (max_clients)")
+            sendDirect(client, errorLine("too-many-clients", "the daemon serves at most \(options.maxClients) clients", id: nil))
+            close(client)
+            return client
+        }
+        clients[client.number] = client
+        if let provider = channel as? SocketOptionProvider {
+            let future: EventLoopFuture<KernelPeerCredentials> = provider.unsafeGetSocketOption(
+                level: SocketOptionLevel(SOL_SOCKET), name: KernelPeerCredentials.option)
+            future.whenSuccess { cred in
+                client.peer = PeerCredentials(pid: cred.pid, uid: cred.uid, gid: cred.gid,
+                                              groups: PeerCredentials.supplementaryGroups(of: cred.pid))
+            }
+        }
+        writer.reset()
+        encoder.hello(active: host.snapshot(), seq: host.lastSeq, into: writer)
+        _ = client.send(bytes(writer), .essential(transition: nil))
+        client.flush()
+        logger.debug("\(client.label) connected (\(clients.count) clients)")
+        startHostIfReady()
+        return client
+    }
+
+    func received(_ data: ByteBuffer, from client: ClientSession) {
+        for output in client.framer.feed(data.readableBytesView) {
+            switch output {
+            case .line(let line):
+                if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+                handle(line, from: client)
+            case .tooLong:
+                logger.notice("\(client.label) sent a line over \(options.lineLimit) bytes: closing")
+                sendDirect(client, errorLine("line-too-long", "a command line is at most \(options.lineLimit) bytes", id: nil))
+                close(client)
+                return
+            }
+            if client.closing { return }
+        }
+        client.flush()
+    }
+
+    func writabilityChanged(_ client: ClientSession) {
+        client.drain()
+    }
+
+    func disconnected(_ client: ClientSession) {
+        if clients.removeValue(forKey: client.number) != nil {
+            logger.debug("\(client.label) disconnected (\(clients.count) clients)")
+        }
+    }
+
+    /// Writes a line past the outbox (a final error), best effort.
+    private func sendDirect(_ client: ClientSession, _ line: ByteBuffer) {
+        client.channel.writeAndFlush(line, promise: nil)
+    }
+
+    private func close(_ client: ClientSession) {
+        client.closing = true
+        clients.removeValue(forKey: client.number)
+        client.channel.close(promise: nil)
+    }
+
+    // MARK: Commands
+
+    private func handle(_ line: [UInt8], from client: ClientSession) {
+        switch CommandDecoder.decode(line) {
+        case .failure(let error):
+            reply(client, errorLine(error.code, error.message, id: error.id))
+        case .success(let (command, id)):
+            execute(command, id: id, from: client)
+        }
+    }
+
+    private func execute(_ command: ClientCommand, id: RequestID?, from client: ClientSession) {
+        if command.changesState {
+            let peer = client.peer ?? PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max)
+            guard policy.allowsChanges(by: peer) else {
+                logger.notice("refused '\(command.name)' from pid \(peer.pid) uid \(peer.uid): not root and not in [server] allow_uids/allow_groups")
+                reply(client, errorLine("forbidden", "'\(command.name)' changes state: uid \(peer.uid) is not allowed (see [server] allow_uids / allow_groups)", id: id))
+                return
+            }
+        }
+        switch command {
+        case .ping:
+            reply(client, simpleLine("pong", cmd: nil, id: id))
+        case .state:
+            writer.reset()
+            encoder.hello(type: "state", active: host.snapshot(), seq: host.lastSeq, into: writer)
+            var line = bytes(writer)
+            if let id { line = withID(line, id) }
+            reply(client, line)
+        case .subscribe(let transitions):
+            var filter = Set<Int>()
+            for name in transitions {
+                guard let i = names[name] else {
+                    reply(client, errorLine("unknown-transition", "no transition named '\(name)' (configured: \(host.configuration.transitions.map(\.name).joined(separator: ", ")))", id: id))
+                    return
+                }
+                filter.insert(i)
+            }
+            client.filter = transitions.isEmpty ? nil : filter
+            reply(client, simpleLine("ok", cmd: "subscribe", id: id))
+        case .run(let name, let to):
+            perform(.run(to), on: name, command: command, id: id, client: client)
+        case .drive(let name, let progress):
+            perform(.drive(progress: progress), on: name, command: command, id: id, client: client)
+        case .release(let name, let velocity):
+            perform(.release(velocity: velocity), on: name, command: command, id: id, client: client)
+        case .cancel(let name):
+            perform(.cancel, on: name, command: command, id: id, client: client)
+        }
+    }
+
+    private func perform(_ engineCommand: TransitionEngine.Command, on name: String, command: ClientCommand,
+                         id: RequestID?, client: ClientSession) {
+        guard let i = names[name] else {
+            reply(client, errorLine("unknown-transition", "no transition named '\(name)'", id: id))
+            return
+        }
+        var events: [TransitionEvent] = []
+        switch host.perform(engineCommand, transition: i, into: &events) {
+        case .done:
+            reply(client, simpleLine("ok", cmd: command.name, id: id))
+            broadcast(events)
+        case .refused(let code, let message):
+            broadcast(events)
+            reply(client, errorLine(code, message, id: id))
+        }
+    }
+
+    private func reply(_ client: ClientSession, _ line: ByteBuffer) {
+        if !client.send(line, .essential(transition: nil)) { overflow(client) }
+    }
+
+    // MARK: Lines
+
+    private func bytes(_ w: JSONWriter) -> ByteBuffer {
+        var line = allocator.buffer(capacity: w.count)
+        w.withBytes { line.writeBytes($0) }
+        return line
+    }
+
+    private func simpleLine(_ type: StaticString, cmd: String?, id: RequestID?) -> ByteBuffer {
+        let w = JSONWriter(capacity: 64)
+        w.raw("{\"type\":\"")
+        w.raw(type)
+        w.raw("\"")
+        if let cmd {
+            w.raw(",\"cmd\":")
+            w.string(cmd)
+        }
+        appendID(id, w)
+        w.raw("}\n")
+        return bytes(w)
+    }
+
+    func errorLine(_ code: String, _ message: String, id: RequestID?) -> ByteBuffer {
+        let w = JSONWriter(capacity: 128)
+        w.raw("{\"type\":\"error\",\"code\":")
+        w.string(code)
+        w.raw(",\"message\":")
+        w.string(message)
+        appendID(id, w)
+        w.raw("}\n")
+        return bytes(w)
+    }
+
+    private func appendID(_ id: RequestID?, _ w: JSONWriter) {
+        guard let id else { return }
+        w.raw(",\"id\":")
+        switch id {
+        case .number(let n): w.integer(n)
+        case .text(let s): w.string(s)
+        }
+    }
+
+    /// Adds `"id":…` before the closing brace of a line.
+    private func withID(_ line: ByteBuffer, _ id: RequestID) -> ByteBuffer {
+        var copy = line
+        copy.moveWriterIndex(to: line.writerIndex - 2)
+        let w = JSONWriter(capacity: 32)
+        appendID(id, w)
+        w.raw("}\n")
+        w.withBytes { copy.writeBytes($0) }
+        return copy
+    }
+
+    // MARK: Shutdown
+
+    /// Ends everything in flight (`ended` cancel/shutdown + `cancelled` to
+    /// every client), closes every connection (giving each a moment to
+    /// take its last lines), stops listening and removes the socket file.
+    public func shutdown() -> EventLoopFuture<Void> {
+        loop.execute { [self] in
+            guard !isShuttingDown else { return }
+            isShuttingDown = true
+            var events: [TransitionEvent] = []
+            host.shutdown(into: &events)
+            broadcast(events)
+            let listening = channel
+            channel = nil
+            let stopListening = listening?.close() ?? loop.makeSucceededVoidFuture()
+            let goodbyes = clients.values.map { client -> EventLoopFuture<Void> in
+                client.closing = true
+                while let line = client.outbox.next() { client.channel.write(line, promise: nil) }
+                let done = client.channel.writeAndFlush(allocator.buffer(capacity: 0))
+                let deadline = loop.scheduleTask(in: .seconds(1)) { client.channel.close(promise: nil) }
+                return done.flatMap { client.channel.close() }.always { _ in deadline.cancel() }
+                    .recover { _ in }
+            }
+            clients.removeAll()
+            EventLoopFuture.andAllComplete(goodbyes + [stopListening.recover { _ in }], on: loop).whenComplete { [self] _ in
+                SocketFile.remove(options.socketPath)
+                logger.info("stopped; removed \(options.socketPath)")
+                closed.succeed(())
+            }
+        }
+        return closed.futureResult
+    }
+}
+
+/// The pipeline handler of one client connection: bytes in → the server;
+/// writability and close → the server.
+final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = ByteBuffer
+
+    private let server: TransitionServer
+    private var client: ClientSession?
+
+    init(server: TransitionServer) {
+        self.server = server
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        client = server.accepted(context.channel)
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard let client, !client.closing else { return }
+        server.received(unwrapInboundIn(data), from: client)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if let client, context.channel.isWritable { server.writabilityChanged(client) }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if let client { server.disconnected(client) }
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        context.close(promise: nil)
+    }
+}

@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Logging
+import NIOCore
+import NIOPosix
+import TransitionServer
+
+/// Runs the socket server until SIGINT/SIGTERM (or, for a replay, until the
+/// replay has ended): one event-loop thread for the engine host, the
+/// encoding and every client.
+enum ServerRunner {
+    /// Sets up logging to stderr once.
+    static func logger(verbose: Bool) -> Logger {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = verbose ? .debug : .info
+            return handler
+        }
+        return Logger(label: "transitiond")
+    }
+
+    static func run(options: ServerOptions, logger: Logger, stopWhenInputEnds: Bool,
+                    host makeHost: (EventLoop) -> EngineHost) throws {
+        raiseFileLimit(logger: logger)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let loop = group.next()
+        let server = TransitionServer(loop: loop, options: options, host: makeHost(loop), logger: logger)
+        if stopWhenInputEnds {
+            server.onInputFinished = {
+                logger.info("the replay has ended: closing")
+                _ = server.shutdown()
+            }
+        }
+        do {
+            try server.start()
+        } catch let error as SocketPathError {
+            switch error.kind {
+            case .inUse, .notASocket: throw Failure(.unavailable, error.description)
+            case .tooLong: throw Failure(.usage, error.description)
+            case .system: throw Failure(.ioError, error.description)
+            }
+        } catch {
+            throw Failure(.unavailable, "\(options.socketPath): cannot listen: \(error)")
+        }
+        let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                logger.info("signal \(number): shutting down")
+                _ = server.shutdown()
+            }
+            source.resume()
+            return source
+        }
+        defer { signals.forEach { $0.cancel() } }
+        try server.closed.futureResult.wait()
+    }
+
+    /// Many clients need many descriptors: take the hard limit.
+    private static func raiseFileLimit(logger: Logger) {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        if setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) != 0 {
+            logger.debug("could not raise the open-file limit")
+        }
+    }
+}
