@@ -48,6 +48,9 @@ let package = Package(
         ]),
         .testTarget(name: "TransitionEngineTests", dependencies: ["TransitionEngine"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "TransitionEngine"]),
+        .testTarget(name: "TransitionServerTests", dependencies: [
+            "TransitionServer", .product(name: "NIOCore", package: "swift-nio"),
+        ]),
         .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "TransitionEngine"]),
         .testTarget(name: "TransitionConfigTests", dependencies: ["TransitionConfig", "TransitionEngine"]),
         .testTarget(name: "WireFormatTests", dependencies: ["WireFormat"]),

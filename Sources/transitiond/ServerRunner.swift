@@ -34,17 +34,12 @@ enum ServerRunner {
                 _ = server.shutdown()
             }
         }
-        do {
-            try server.start()
-        } catch let error as SocketPathError {
-            switch error.kind {
-            case .inUse, .notASocket: throw Failure(.unavailable, error.description)
-            case .tooLong: throw Failure(.usage, error.description)
-            case .system: throw Failure(.ioError, error.description)
-            }
-        } catch {
-            throw Failure(.unavailable, "\(options.socketPath): cannot listen: \(error)")
-        }
+        // A parent may have started us with these blocked; we need them.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGINT)
+        sigaddset(&unblock, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -56,6 +51,17 @@ enum ServerRunner {
             return source
         }
         defer { signals.forEach { $0.cancel() } }
+        do {
+            try server.start()
+        } catch let error as SocketPathError {
+            switch error.kind {
+            case .inUse, .notASocket: throw Failure(.unavailable, error.description)
+            case .tooLong: throw Failure(.usage, error.description)
+            case .system: throw Failure(.ioError, error.description)
+            }
+        } catch {
+            throw Failure(.unavailable, "\(options.socketPath): cannot listen: \(error)")
+        }
         try server.closed.futureResult.wait()
     }
 

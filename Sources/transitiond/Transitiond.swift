@@ -13,6 +13,6 @@ struct Transitiond: ParsableCommand {
         66 no input (a file is missing), 74 I/O error.
         """,
         version: "0.1.0",
-        subcommands: [ReplayCommand.self, CheckConfigCommand.self]
+        subcommands: [ReplayCommand.self, CheckConfigCommand.self, SubscribeCommand.self]
     )
 }

@@ -1,0 +1,303 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The socket server with real processes: the daemon is `transitiond replay
+/// --socket`, clients are this test's sockets, `socat` and Python.
+@Suite("Socket server", .serialized)
+struct ServerIntegrationTests {
+    static let example = "config/example.toml"
+
+    func config(_ extra: String) throws -> String {
+        let base = try String(contentsOfFile: ProjectPaths.file(Self.example), encoding: .utf8)
+        // Drop the example's [server] table and use ours.
+        let engine = base.components(separatedBy: "\n[server]").first ?? base
+        return try temporaryFile("server-\(UInt32.random(in: 0...UInt32.max)).toml", engine + "\n[server]\n" + extra + "\n")
+    }
+
+    /// The event lines (no hello) of `replay --fast` for the same input.
+    func fastEvents(_ arguments: [String]) throws -> [String] {
+        let result = try runTransitiond(["replay", "--fast", "--json"] + arguments)
+        return result.lines.filter { typeOf($0) != "hello" }
+    }
+
+    @Test func everyClientGetsTheSameStreamAsFastReplay() throws {
+        let socket = DaemonProcess.socketPath()
+        let recording = "Recordings/back-drag-finish.events"
+        let daemon = try DaemonProcess(["replay", "--socket", socket, "--wait-clients", "3", "--speed", "4",
+                                        "--config", Self.example, recording], socket: socket)
+        try daemon.waitUntilListening()
+        // Client 1: this process. Client 2: socat. Client 3: the Python example.
+        let own = try LineClient(path: socket)
+        let socat = Process()
+        socat.executableURL = URL(fileURLWithPath: "/usr/bin/socat")
+        socat.arguments = ["-u", "UNIX-CONNECT:\(socket)", "-"]
+        let socatOut = Pipe()
+        socat.standardOutput = socatOut
+        try socat.run()
+        let socatReader = PipeReader(socatOut)
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", ProjectPaths.file("docs/examples/subscriber.py"), "--json", "--socket", socket, "--retry-seconds", "0"]
+        let pythonOut = Pipe()
+        python.standardOutput = pythonOut
+        python.standardError = FileHandle.nullDevice
+        try python.run()
+        let pythonReader = PipeReader(pythonOut)
+        let group = DispatchGroup()
+        for reader in [socatReader, pythonReader] {
+            group.enter()
+            DispatchQueue.global().async { reader.readToEnd(); group.leave() }
+        }
+        let mine = own.readAll(timeout: 30)
+        #expect(try daemon.waitForExit() == 0)
+        #expect(group.wait(timeout: .now() + 20) == .success)
+        let expected = try fastEvents(["--config", Self.example, recording])
+        let streams = [mine, String(decoding: socatReader.data, as: UTF8.self).split(separator: "\n").map(String.init),
+                       String(decoding: pythonReader.data, as: UTF8.self).split(separator: "\n").map(String.init)]
+        for (i, stream) in streams.enumerated() {
+            #expect(stream.first.map(typeOf) == "hello", "client \(i)")
+            let events = stream.filter { typeOf($0) != "hello" }
+            #expect(events == expected, "client \(i) got \(events.count) events, expected \(expected.count)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: socket), "the socket file is removed at the end")
+    }
+
+    @Test func aLateClientSeesWhatIsInFlight() throws {
+        let socket = DaemonProcess.socketPath()
+        let daemon = try DaemonProcess(["replay", "--socket", socket, "--wait-clients", "1", "--speed", "0.5",
+                                        "Recordings/back-drag-finish.events"], socket: socket)
+        try daemon.waitUntilListening()
+        let early = try LineClient(path: socket)
+        var seen = early.readUntil { line in
+            let o = object(line)
+            return o["type"] as? String == "changed" && (o["progress"] as? Double ?? 0) > 0.3
+        }
+        let late = try LineClient(path: socket)
+        let hello = object(try #require(late.readLine()))
+        #expect(hello["type"] as? String == "hello")
+        let active = try #require(hello["active"] as? [[String: Any]])
+        #expect(active.count == 1)
+        #expect(active.first?["transition"] as? String == "back")
+        #expect(active.first?["phase"] as? String == "interacting")
+        let seq = try #require(hello["seq"] as? Int)
+        // The snapshot is the progress of the early client's last event at or before that seq.
+        seen += early.readUntil(timeout: 10) { (object($0)["seq"] as? Int ?? 0) >= seq }
+        let before = seen.map(object).filter { ($0["seq"] as? Int ?? Int.max) <= seq }
+        let progress = try #require(before.last?["progress"] as? Double)
+        #expect(abs((active.first?["progress"] as? Double ?? -1) - progress) < 1e-9)
+        // And the late client's next event continues right after the snapshot.
+        let next = object(try #require(late.readLine()))
+        #expect((next["seq"] as? Int ?? 0) > seq)
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+    }
+
+    @Test func aClientThatNeverReadsDelaysNoOneAndIsDisconnected() throws {
+        let socket = DaemonProcess.socketPath()
+        let cfg = try config("backlog_limit = 4096")
+        let daemon = try DaemonProcess(["replay", "--socket", socket, "--wait-clients", "2", "--speed", "20", "--loop", "300",
+                                        "--config", cfg, "Recordings/back-flick-finish.events"], socket: socket)
+        try daemon.waitUntilListening()
+        let stalled = try LineClient(path: socket)
+        var small: Int32 = 4096
+        setsockopt(stalled.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        let reader = try LineClient(path: socket)
+        let lines = reader.readAll(timeout: 60)
+        #expect(try daemon.waitForExit() == 0)
+        // The reader got every event, in order, none coalesced.
+        let seqs = lines.map(object).compactMap { $0["seq"] as? Int }.filter { $0 > 0 }
+        #expect(seqs.count > 10_000)
+        #expect(seqs == Array(1...seqs.count))
+        #expect(lines.filter { typeOf($0) == "finished" }.count == 300)
+        // The stalled one was cut off with a final error after falling behind.
+        #expect(daemon.stderrText().contains("fell behind"))
+        let tail = stalled.readAll(timeout: 10)
+        #expect(tail.count < seqs.count)
+    }
+
+    @Test func hostileInputNeverHurtsTheDaemon() throws {
+        let socket = DaemonProcess.socketPath()
+        let daemon = try DaemonProcess(["replay", "--socket", socket, "--hold", "Recordings/back-flick-finish.events"], socket: socket)
+        try daemon.waitUntilListening()
+        let probe = try LineClient(path: socket)
+        _ = probe.readLine()
+        usleep(300_000)
+        let baseline = daemon.openFileCount()
+
+        let client = try LineClient(path: socket)
+        #expect(typeOf(try #require(client.readLine())) == "hello")
+        func next() -> [String: Any] {
+            let lines = client.readUntil(timeout: 10) { ["error", "pong", "ok", "state"].contains(typeOf($0)) }
+            return object(lines.last ?? "")
+        }
+        try client.send("this is not json\n")
+        #expect(next()["code"] as? String == "bad-json")
+        try client.send([0xff, 0xfe, 0x00, 0x01, 0x0a])
+        #expect(next()["code"] as? String == "bad-utf8")
+        try client.send("{\"cmd\":\"warp\"}\n")
+        #expect(next()["code"] as? String == "unknown-command")
+        try client.send("{\"cmd\":\"drive\",\"transition\":\"back\",\"progress\":\"far\"}\n")
+        #expect(next()["code"] as? String == "bad-field")
+        try client.send("{\"cmd\":\"subscribe\",\"transitions\":[\"nope\"]}\n")
+        #expect(next()["code"] as? String == "unknown-transition")
+        try client.send("{\"cmd\":\"ping\",\"id\":\"still-here\"}\n")
+        let pong = next()
+        #expect(pong["type"] as? String == "pong")
+        #expect(pong["id"] as? String == "still-here")
+
+        // A 1 MiB line: an error, then the connection is closed.
+        let big = try LineClient(path: socket)
+        _ = big.readLine()
+        try? big.send([UInt8](repeating: 0x61, count: 1 << 20))
+        let rest = big.readAll(timeout: 10)
+        #expect(rest.contains { object($0)["code"] as? String == "line-too-long" })
+        #expect(big.eof)
+
+        // Half a line, then close; connect-and-close many times.
+        let half = try LineClient(path: socket)
+        try half.send("{\"cmd\":\"pi")
+        half.close()
+        for _ in 0..<10_000 {
+            let c = try LineClient(path: socket, retry: false)
+            c.close()
+        }
+        // Still alive and answering, and every descriptor came back.
+        try client.send("{\"cmd\":\"ping\"}\n")
+        #expect(next()["type"] as? String == "pong")
+        client.close()
+        let deadline = Date().addingTimeInterval(10)
+        while daemon.openFileCount() != baseline && Date() < deadline { usleep(50_000) }
+        #expect(daemon.openFileCount() == baseline)
+        daemon.signal(SIGINT)
+        #expect(try daemon.waitForExit() == 0)
+    }
+
+    @Test func stateChangingCommandsNeedPermission() throws {
+        let socket = DaemonProcess.socketPath()
+        let cfg = try config("socket_mode = \"0666\"\nallow_uids = [4242]")
+        let daemon = try DaemonProcess(["replay", "--socket", socket, "--hold", "--config", cfg,
+                                        "Recordings/back-flick-finish.events"], socket: socket)
+        try daemon.waitUntilListening()
+        // As nobody: reading is fine, running is forbidden.
+        let nobody = try runAs("nobody", socket: socket, lines: ["{\"cmd\":\"ping\"}", "{\"cmd\":\"run\",\"transition\":\"overview\",\"to\":\"finish\"}"])
+        #expect(nobody.contains { typeOf($0) == "hello" })
+        #expect(nobody.contains { typeOf($0) == "pong" })
+        #expect(nobody.contains { object($0)["code"] as? String == "forbidden" })
+        #expect(!nobody.contains { typeOf($0) == "began" && object($0)["transition"] as? String == "overview" })
+        // As root (this test): allowed.
+        let root = try LineClient(path: socket)
+        _ = root.readLine()
+        try root.send("{\"cmd\":\"run\",\"transition\":\"overview\",\"to\":\"finish\"}\n")
+        let lines = root.readUntil { typeOf($0) == "finished" }
+        #expect(lines.contains { typeOf($0) == "ok" })
+        #expect(lines.last.map(typeOf) == "finished")
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+        // The refusal was logged with the peer's pid and uid.
+        usleep(200_000)
+        #expect(daemon.stderrText().contains("uid 65534"))
+        #expect(daemon.stderrText().contains("refused 'run' from pid"))
+
+        // A uid in allow_uids may.
+        let socket2 = DaemonProcess.socketPath()
+        let cfg2 = try config("socket_mode = \"0666\"\nallow_uids = [65534]")
+        let daemon2 = try DaemonProcess(["replay", "--socket", socket2, "--hold", "--config", cfg2,
+                                         "Recordings/back-flick-finish.events"], socket: socket2)
+        try daemon2.waitUntilListening()
+        let allowed = try runAs("nobody", socket: socket2, lines: ["{\"cmd\":\"run\",\"transition\":\"overview\",\"to\":\"finish\"}"])
+        #expect(allowed.contains { typeOf($0) == "ok" })
+        #expect(allowed.contains { typeOf($0) == "began" && object($0)["transition"] as? String == "overview" })
+        daemon2.signal(SIGTERM)
+        #expect(try daemon2.waitForExit() == 0)
+    }
+
+    /// Runs socat as another user, sending `lines`, and returns what it read.
+    func runAs(_ user: String, socket: String, lines: [String]) throws -> [String] {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
+        p.arguments = ["-u", user, "--", "socat", "-t", "2", "-", "UNIX-CONNECT:\(socket)"]
+        let input = Pipe(), output = Pipe()
+        p.standardInput = input
+        p.standardOutput = output
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        input.fileHandleForWriting.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        let reader = PipeReader(output)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async { reader.readToEnd(); done.signal() }
+        usleep(1_500_000)
+        try input.fileHandleForWriting.close()
+        _ = done.wait(timeout: .now() + 10)
+        p.waitUntilExit()
+        return String(decoding: reader.data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    @Test func driveAndReleaseDecideLikeTheEngine() throws {
+        let socket = DaemonProcess.socketPath()
+        let daemon = try DaemonProcess(["replay", "--socket", socket, "--hold", "Recordings/back-flick-finish.events"], socket: socket)
+        try daemon.waitUntilListening()
+        let client = try LineClient(path: socket)
+        _ = client.readUntil { typeOf($0) == "finished" }   // the replay itself
+        for (velocity, decision) in [(0.99, "cancel"), (1.0, "finish")] {
+            try client.send("{\"cmd\":\"drive\",\"transition\":\"back\",\"progress\":0.2}\n")
+            try client.send("{\"cmd\":\"drive\",\"transition\":\"back\",\"progress\":0.49}\n")
+            try client.send("{\"cmd\":\"release\",\"transition\":\"back\",\"velocity\":\(velocity)}\n")
+            let lines = client.readUntil { ["finished", "cancelled"].contains(typeOf($0)) }
+            let ended = try #require(lines.map(object).first { $0["type"] as? String == "ended" })
+            #expect(ended["decision"] as? String == decision)
+            #expect(ended["progress"] as? Double == 0.49)
+            #expect(ended["velocity"] as? Double == velocity)
+            // The animation: ease-out over 0.4 × |T − 0.49| s at 60 Hz, ending exactly on target.
+            let frames = lines.map(object).filter { $0["type"] as? String == "animating" }
+            let length = 0.4 * abs((decision == "finish" ? 1.0 : 0.0) - 0.49)
+            #expect(frames.count == Int((length * 60 - 1e-9).rounded(.up)))
+            #expect(frames.last?["progress"] as? Double == (decision == "finish" ? 1 : 0))
+        }
+        try client.send("{\"cmd\":\"release\",\"transition\":\"back\"}\n")
+        #expect(object(client.readUntil { typeOf($0) == "error" }.last ?? "")["code"] as? String == "not-active")
+        daemon.signal(SIGTERM)
+        #expect(try daemon.waitForExit() == 0)
+    }
+
+    @Test func shutdownCancelsWhatIsInFlightAndRemovesTheSocket() throws {
+        let socket = DaemonProcess.socketPath()
+        let daemon = try DaemonProcess(["replay", "--socket", socket, "--wait-clients", "1", "--speed", "0.25",
+                                        "Recordings/back-drag-finish.events"], socket: socket)
+        try daemon.waitUntilListening()
+        let client = try LineClient(path: socket)
+        _ = client.readUntil { typeOf($0) == "changed" }
+        daemon.signal(SIGTERM)
+        let tail = client.readAll(timeout: 10)
+        let ended = try #require(tail.map(object).first { $0["type"] as? String == "ended" })
+        #expect(ended["reason"] as? String == "shutdown")
+        #expect(ended["decision"] as? String == "cancel")
+        #expect(tail.last.map(typeOf) == "cancelled")
+        #expect(try daemon.waitForExit() == 0)
+        #expect(!FileManager.default.fileExists(atPath: socket))
+    }
+
+    @Test func aLiveSocketIsNeverTakenOverAndAStaleOneIsReplaced() throws {
+        let socket = DaemonProcess.socketPath()
+        let first = try DaemonProcess(["replay", "--socket", socket, "--hold", "Recordings/back-flick-finish.events"], socket: socket)
+        try first.waitUntilListening()
+        let second = try runTransitiond(["replay", "--socket", socket, "Recordings/back-flick-finish.events"])
+        #expect(second.status == 69)
+        #expect(second.stderr.contains("another transitiond"))
+        // Kill the first without cleanup: its socket file stays, stale.
+        first.signal(SIGKILL)
+        _ = try first.waitForExit()
+        #expect(FileManager.default.fileExists(atPath: socket))
+        let third = try DaemonProcess(["replay", "--socket", socket, "--hold", "Recordings/back-flick-finish.events"], socket: socket)
+        try third.waitUntilListening()
+        third.signal(SIGTERM)
+        #expect(try third.waitForExit() == 0)
+        // Something that is not a socket is left alone.
+        let file = try temporaryFile("not-a-socket", "keep me")
+        let refused = try runTransitiond(["replay", "--socket", file, "Recordings/back-flick-finish.events"])
+        #expect(refused.status == 69)
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "keep me")
+    }
+}

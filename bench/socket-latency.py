@@ -1,0 +1,512 @@
+#!/usr/bin/env python3
+"""The measuring half of bench/socket-latency.sh (which builds everything and
+then runs this). See bench/README.md, "Socket fan-out benchmark".
+
+For each subscriber count in SIZES and each of ROUNDS rounds, it runs the C
+floor (bench/socket-floor.c) and transitiond (`replay --socket --stamp-sent`)
+one after the other, the first of the two alternating from round to round.
+One run:
+
+  1. start the server on a Unix socket in a private temporary directory and
+     wait (bounded) for the socket file;
+  2. start N bench/socket-subscriber.c processes; each writes one byte to a
+     shared pipe when the server's first line (hello) has arrived; wait
+     (bounded) until N bytes came;
+  3. WARMUP_SECONDS (default 1) of warm-up, then a measured window of
+     SECONDS_PER_RUN: the server's utime+stime from /proc/PID/stat at both
+     ends gives its CPU share of one core; at the end, VmHWM (peak RSS) and
+     VmRSS from /proc/PID/status;
+  4. SIGTERM to the subscribers (each then writes its (sent, received)
+     pairs), SIGTERM to the server, everything waited for with a bound and
+     SIGKILLed past it;
+  5. latency = received - sent for every line whose `sent` stamp falls in the
+     measured window, pooled over all subscribers -> p50 and p99.
+
+Every process it starts is killed when it exits, however it exits (the C
+programs also die with it: PR_SET_PDEATHSIG; transitiond gets the same through
+prctl before exec).
+
+Environment (set by socket-latency.sh): FLOOR, SUBSCRIBER, TRANSITIOND (with
+FLOOR_ONLY=1 only used to measure the line size, may be empty), RECORDING,
+CONFIG (optional: transitiond's config instead of the generated one), SIZES,
+ROUNDS, SECONDS_PER_RUN, WARMUP_SECONDS, WAIT_IDLE, RATE, LINE_BYTES (default: measured
+from transitiond's output), DOC (the file to write the table into; empty:
+none), NPROC, COMMIT, COMMAND.
+"""
+
+import array
+import ctypes
+import math
+import os
+import select
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+env = os.environ
+FLOOR, SUBSCRIBER = env["FLOOR"], env["SUBSCRIBER"]
+TRANSITIOND = env.get("TRANSITIOND", "")
+FLOOR_ONLY = env.get("FLOOR_ONLY", "0") not in ("", "0")
+RECORDING = env["RECORDING"]
+SIZES = [int(s) for s in env.get("SIZES", "1 10 100 1000").split()]
+ROUNDS = int(env.get("ROUNDS", "3"))
+SECONDS = float(env.get("SECONDS_PER_RUN", "10"))
+WARMUP = float(env.get("WARMUP_SECONDS", "1"))
+WAIT_IDLE = float(env.get("WAIT_IDLE", "0"))
+RATE = float(env.get("RATE", "240"))
+DOC = env.get("DOC", "")
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+RECORDING_SECONDS = 60.0  # bench/make-stream-recording.py
+MAX_CLIENTS = 2000
+
+BENCH_CONFIG = """\
+# bench/socket-latency.py: the embedded default `back` transition, with
+# completion animations at 240 frames/s (as the input), so the event rate stays
+# about 240/s through releases; and room for the largest run.
+frame_rate = 240
+
+[[transition]]
+name = "back"
+gesture = "edge-pan"
+edge = "left"
+
+  [[transition.keyframe]]
+  property = "dim"
+  start = 0.0
+  duration = 0.5
+  from = 1.0
+  to = 0.0
+"""
+SERVER_SECTION = "\n[server]\nmax_clients = %d\n" % MAX_CLIENTS
+
+
+def say(text):
+    print(text, file=sys.stderr, flush=True)
+
+
+class Failed(Exception):
+    pass
+
+
+class Stop(Exception):
+    pass
+
+
+def on_signal(sig, _frame):
+    raise Stop("stopped by signal %d" % sig)
+
+
+# ---------------------------------------------------------------------------
+# Processes: every one started is tracked and ended by pid on the way out.
+
+live = []  # Popen objects not yet reaped
+
+
+def start(argv, **kw):
+    p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, **kw)
+    live.append(p)
+    return p
+
+
+def end(procs, grace):
+    """SIGTERM each, wait up to `grace` seconds in all, SIGKILL the rest."""
+    for p in procs:
+        if p.poll() is None:
+            try:
+                p.send_signal(signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+    deadline = time.monotonic() + grace
+    for p in procs:
+        try:
+            p.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+    for p in procs:
+        if p in live:
+            live.remove(p)
+
+
+def die_with_parent():
+    """preexec_fn for transitiond: SIGTERM it if this script dies."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+
+
+# ---------------------------------------------------------------------------
+# /proc
+
+
+def cpu_ticks(pid):
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])  # utime, stime (fields 14, 15)
+
+
+def memory_kib(pid):
+    out = {}
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            key, _, value = line.partition(":")
+            if key in ("VmHWM", "VmRSS"):
+                out[key] = int(value.split()[0])
+    return out
+
+
+def machine_ticks():
+    """(busy, total, steal) ticks of all CPUs; guest time is already in user."""
+    with open("/proc/stat") as f:
+        values = [int(v) for v in f.readline().split()[1:9]]
+    idle = values[3] + values[4]  # idle + iowait
+    return sum(values) - idle, sum(values), values[7]
+
+
+def tail(path, lines=15):
+    try:
+        with open(path, errors="replace") as f:
+            return "\n".join("    " + s for s in f.read().strip().splitlines()[-lines:])
+    except OSError:
+        return "    (no output)"
+
+
+# ---------------------------------------------------------------------------
+# One run
+
+
+def read_samples(path, lo, hi, into):
+    """Appends received - sent (ns) of the samples sent in [lo, hi]."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < 16 or data[:6] != b"TDLAT1":
+        raise Failed("%s: not a subscriber output file" % path)
+    n = int.from_bytes(data[8:16], "little")
+    pairs = array.array("q")
+    pairs.frombytes(data[16:16 + 16 * n])
+    if sys.byteorder != "little":
+        pairs.byteswap()
+    sent, received = pairs[0::2], pairs[1::2]
+    got = 0
+    for s, r in zip(sent, received):
+        if lo <= s <= hi:
+            into.append(r - s)
+            got += 1
+    return got
+
+
+def percentile(sorted_values, q):
+    if not sorted_values:
+        return float("nan")
+    return sorted_values[max(0, math.ceil(q * len(sorted_values)) - 1)]
+
+
+def busy_over(seconds):
+    """The machine's busy share (%) over the next `seconds`."""
+    m0 = machine_ticks()
+    time.sleep(seconds)
+    m1 = machine_ticks()
+    return 100.0 * (m1[0] - m0[0]) / max(1, m1[1] - m0[1])
+
+
+def wait_idle():
+    """With WAIT_IDLE=S: wait up to S seconds for a second in which the
+    machine is under 15 % busy (other work, e.g. a build, distorts a run)."""
+    if WAIT_IDLE <= 0:
+        return
+    deadline = time.monotonic() + WAIT_IDLE
+    while busy_over(1.0) >= 15 and time.monotonic() < deadline:
+        pass
+
+
+def run_one(kind, n, workdir, config, line_bytes):
+    wait_idle()
+    run_dir = tempfile.mkdtemp(prefix="%s-%d-" % (kind, n), dir=workdir)
+    sock = os.path.join(run_dir, "s.sock")
+    connect_bound = 20.0 + 0.05 * n
+    total_bound = connect_bound + WARMUP + SECONDS + 30.0
+    if kind == "floor":
+        argv = [FLOOR, sock, "--rate", "%g" % RATE, "--bytes", str(line_bytes),
+                "--seconds", "%g" % total_bound, "--max-clients", str(MAX_CLIENTS)]
+        extra = {}
+    else:
+        loops = math.ceil(total_bound / RECORDING_SECONDS) + 1
+        argv = [TRANSITIOND, "replay", "--socket", sock, "--config", config, "--speed", "1",
+                "--loop", str(loops), "--stamp-sent", RECORDING]
+        extra = {"preexec_fn": die_with_parent}
+    server_log = os.path.join(run_dir, "server.log")
+    sub_log = os.path.join(run_dir, "subscribers.log")
+    with open(server_log, "wb") as log:
+        server = start(argv, stdout=log, stderr=subprocess.STDOUT, **extra)
+    subs = []
+    try:
+        # 1. the socket
+        deadline = time.monotonic() + 20.0
+        while not os.path.exists(sock):
+            if server.poll() is not None:
+                raise Failed("%s exited with status %s before making its socket:\n  $ %s\n%s" % (
+                    kind, server.returncode, " ".join(argv), tail(server_log)))
+            if time.monotonic() > deadline:
+                raise Failed("%s made no socket in 20 s:\n  $ %s\n%s" % (kind, " ".join(argv), tail(server_log)))
+            time.sleep(0.01)
+
+        # 2. the subscribers, and their "hello arrived" bytes
+        ready_r, ready_w = os.pipe()
+        try:
+            with open(sub_log, "ab") as log:
+                for i in range(n):
+                    subs.append(start(
+                        [SUBSCRIBER, sock, os.path.join(run_dir, "%d.lat" % i),
+                         "--ready-fd", str(ready_w), "--timeout", str(int(total_bound + 60))],
+                        stdout=subprocess.DEVNULL, stderr=log, pass_fds=(ready_w,)))
+            os.close(ready_w)
+            ready_w = -1
+            ready, deadline = 0, time.monotonic() + connect_bound
+            while ready < n:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                if select.select([ready_r], [], [], min(left, 1.0))[0]:
+                    got = os.read(ready_r, 65536)
+                    if not got:
+                        break  # every subscriber has signalled or exited
+                    ready += len(got)
+                if server.poll() is not None:
+                    break
+        finally:
+            os.close(ready_r)
+            if ready_w >= 0:
+                os.close(ready_w)
+        if ready < n:
+            dead = sum(1 for p in subs if p.poll() is not None)
+            raise Failed("%s: only %d of %d subscribers got the hello within %.0f s "
+                         "(%d exited; server %s)\nsubscribers' stderr:\n%s\nserver's output:\n%s" % (
+                             kind, ready, n, connect_bound, dead,
+                             "running" if server.poll() is None else "exited %s" % server.returncode,
+                             tail(sub_log), tail(server_log)))
+
+        # 3. warm-up, then the measured window
+        time.sleep(WARMUP)
+        c0, m0, t0 = cpu_ticks(server.pid), machine_ticks(), time.monotonic_ns()
+        time.sleep(SECONDS)
+        c1, m1, t1 = cpu_ticks(server.pid), machine_ticks(), time.monotonic_ns()
+        mem = memory_kib(server.pid)
+        if server.poll() is not None:
+            raise Failed("%s exited (status %s) during the run:\n%s" % (kind, server.returncode, tail(server_log)))
+        lost = sum(1 for p in subs if p.poll() is not None)
+    finally:
+        # 4. stop everything (subscribers first: they save their samples)
+        end(subs, 20.0)
+        end([server], 10.0)
+    if server.returncode not in (0, -signal.SIGTERM):
+        say("  warning: %s exited with status %s after SIGTERM:\n%s" % (kind, server.returncode, tail(server_log)))
+
+    # 5. latencies
+    latencies = array.array("q")
+    missing = 0
+    for i in range(n):
+        path = os.path.join(run_dir, "%d.lat" % i)
+        if os.path.exists(path):
+            read_samples(path, t0, t1, latencies)
+        else:
+            missing += 1
+    shutil.rmtree(run_dir, ignore_errors=True)
+    if missing > lost:
+        say("  warning: %d subscribers wrote no samples" % missing)
+    window = (t1 - t0) / 1e9
+    ordered = sorted(latencies)
+    busy_ticks, all_ticks, steal_ticks = (b - a for a, b in zip(m0, m1))
+    return {
+        "p50": percentile(ordered, 0.50) / 1e6,
+        "p99": percentile(ordered, 0.99) / 1e6,
+        "max": (ordered[-1] / 1e6) if ordered else float("nan"),
+        "cpu": 100.0 * (c1 - c0) / CLK_TCK / window,
+        "hwm": mem.get("VmHWM", 0) / 1024.0,
+        "rss": mem.get("VmRSS", 0) / 1024.0,
+        "rate": len(ordered) / window / n,  # lines per second per subscriber
+        "lost": lost,
+        "busy": 100.0 * busy_ticks / all_ticks if all_ticks else float("nan"),
+        "steal": 100.0 * steal_ticks / all_ticks if all_ticks else float("nan"),
+    }
+
+
+# ---------------------------------------------------------------------------
+# The table
+
+
+def fmt(v, digits=2):
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "–"
+    if abs(v) >= 100:
+        return "%.0f" % v
+    if abs(v) >= 10:
+        return "%.1f" % v
+    return "%.*f" % (digits, v)
+
+
+def ms(v):
+    if v is None or math.isnan(v):
+        return "–"
+    return "%.3f" % v if v < 1 else fmt(v)
+
+
+def ratio(a, b):
+    return "–" if not b or math.isnan(a) or math.isnan(b) else "%.2f" % (a / b)
+
+
+def table(results, kinds):
+    med = {}
+    for (kind, n), runs in results.items():
+        med[kind, n] = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+    if kinds == ["floor"]:
+        head = ["subscribers", "floor p50 ms", "floor p99 ms", "floor CPU %", "floor RSS MiB",
+                "floor lines/s"]
+        rows = [[str(n), ms(med["floor", n]["p50"]), ms(med["floor", n]["p99"]),
+                 fmt(med["floor", n]["cpu"], 1), fmt(med["floor", n]["hwm"], 1),
+                 "%.0f" % med["floor", n]["rate"]] for n in SIZES]
+    else:
+        head = ["subscribers", "floor p50 ms", "floor p99 ms", "floor CPU %", "floor lines/s",
+                "transitiond p50 ms", "transitiond p99 ms", "transitiond CPU %", "transitiond lines/s",
+                "transitiond RSS MiB (peak / end)", "p50 ×", "p99 ×", "CPU ×"]
+        rows = []
+        for n in SIZES:
+            f, t = med["floor", n], med["transitiond", n]
+            rows.append([str(n), ms(f["p50"]), ms(f["p99"]), fmt(f["cpu"], 1), "%.0f" % f["rate"],
+                         ms(t["p50"]), ms(t["p99"]), fmt(t["cpu"], 1), "%.0f" % t["rate"],
+                         "%s / %s" % (fmt(t["hwm"], 1), fmt(t["rss"], 1)),
+                         ratio(t["p50"], f["p50"]), ratio(t["p99"], f["p99"]), ratio(t["cpu"], f["cpu"])])
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---:" for _ in head) + "|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines), med
+
+
+def verdict(med):
+    """The issue's targets: p99 and CPU within 1.5x the floor, RSS <= 40 MiB at 1,000."""
+    out = []
+    for n in SIZES:
+        f, t = med["floor", n], med["transitiond", n]
+        p = t["p99"] / f["p99"] if f["p99"] else float("inf")
+        c = t["cpu"] / f["cpu"] if f["cpu"] else float("inf")
+        out.append("%d: p99 %.2f× %s, CPU %.2f× %s" % (
+            n, p, "ok" if p <= 1.5 else "OVER 1.5×", c, "ok" if c <= 1.5 else "OVER 1.5×"))
+    if 1000 in SIZES:
+        h = med["transitiond", 1000]["hwm"]
+        out.append("RSS at 1000: %.1f MiB %s" % (h, "ok" if h <= 40 else "OVER 40 MiB"))
+    return out
+
+
+def write_doc(text):
+    begin, finish = "<!-- socket-latency:begin -->", "<!-- socket-latency:end -->"
+    section = "%s\n%s\n%s" % (begin, text.rstrip("\n"), finish)
+    old = open(DOC, encoding="utf-8").read() if os.path.exists(DOC) else \
+        "# Benchmarks\n\n## Socket fan-out\n\n"
+    if begin in old and finish in old:
+        new = old[:old.index(begin)] + section + old[old.index(finish) + len(finish):]
+    else:
+        new = old.rstrip("\n") + "\n\n" + section + "\n"
+    tmp = DOC + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(new)
+    os.replace(tmp, DOC)
+
+
+def measure_line_bytes(workdir):
+    """The mean size of transitiond's `changed` lines for the recording, with
+    the newline and a `,"sent":NANOS` field of today's CLOCK_MONOTONIC, so the
+    floor writes lines of the same size. 152 without a transitiond binary."""
+    if not TRANSITIOND or not os.access(TRANSITIOND, os.X_OK):
+        return 152, "default"
+    config = os.path.join(workdir, "fast.toml")
+    with open(config, "w") as f:
+        f.write(BENCH_CONFIG)
+    out = subprocess.run([TRANSITIOND, "replay", "--fast", "--json", "--config", config, RECORDING],
+                         stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+    sizes = [len(line) + 1 for line in out.stdout.splitlines() if line.startswith(b'{"type":"changed"')]
+    if out.returncode != 0 or not sizes:
+        raise Failed("transitiond replay --fast failed (%d): %s" % (
+            out.returncode, out.stderr.decode(errors="replace").strip()[-2000:]))
+    stamp = len(',"sent":') + len(str(time.monotonic_ns()))
+    return round(sum(sizes) / len(sizes)) + stamp, "transitiond's mean `changed` line"
+
+
+def main():
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, on_signal)
+    kinds = ["floor"] if FLOOR_ONLY else ["floor", "transitiond"]
+    workdir = tempfile.mkdtemp(prefix="socket-latency-")
+    results = {}
+    started = time.time()
+    try:
+        if env.get("LINE_BYTES"):
+            line_bytes, line_source = int(env["LINE_BYTES"]), "LINE_BYTES"
+        else:
+            line_bytes, line_source = measure_line_bytes(workdir)
+        idle_busy = busy_over(1.0)
+        if idle_busy > 20:
+            say("socket-latency: warning: the machine is already %.0f %% busy before the benchmark "
+                "(other work running?): the figures will be noisy" % idle_busy)
+        say("== %d-byte lines (%s); sizes %s, %d round%s, %g s + %g s warm-up per run" % (
+            line_bytes, line_source, " ".join(map(str, SIZES)), ROUNDS, "" if ROUNDS == 1 else "s",
+            SECONDS, WARMUP))
+        config = env.get("CONFIG") or os.path.join(workdir, "bench.toml")
+        if not env.get("CONFIG"):
+            with open(config, "w") as f:
+                f.write(BENCH_CONFIG + SERVER_SECTION)
+        for n in SIZES:
+            for r in range(ROUNDS):
+                order = kinds if r % 2 == 0 else kinds[::-1]
+                for kind in order:
+                    res = run_one(kind, n, workdir, config, line_bytes)
+                    results.setdefault((kind, n), []).append(res)
+                    say("  %4d subscribers, round %d/%d, %-11s p50 %s ms  p99 %s ms  max %s ms  "
+                        "CPU %s %%  RSS %s/%s MiB  %.1f lines/s/sub  lost %d  machine busy %.0f %% (steal %.0f %%)" % (
+                            n, r + 1, ROUNDS, kind, ms(res["p50"]), ms(res["p99"]), ms(res["max"]),
+                            fmt(res["cpu"], 1), fmt(res["hwm"], 1), fmt(res["rss"], 1),
+                            res["rate"], res["lost"], res["busy"], res["steal"]))
+    except Failed as e:
+        say("socket-latency: %s" % e)
+        return 1
+    except Stop as e:
+        say("socket-latency: %s" % e)
+        return 130
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        end(list(live), 10.0)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+    text, med = table(results, kinds)
+    when = time.strftime("%Y-%m-%d", time.localtime(started))
+    summary = [
+        "Run %s on %s CPUs (nproc), commit %s; %d round%s per size, medians; "
+        "%g lines/s, %d-byte lines; %g s measured per run after %g s of warm-up." % (
+            when, env.get("NPROC", "?"), env.get("COMMIT", "?"), ROUNDS, "" if ROUNDS == 1 else "s",
+            RATE, line_bytes, SECONDS, WARMUP)
+        + " Before the runs the machine was %.0f %% busy." % idle_busy,
+        "",
+        "```sh",
+        env.get("COMMAND", "bench/socket-latency.sh"),
+        "```",
+        "",
+        text,
+    ]
+    summary += ["", "lines/s: lines each subscriber received per second in the window (the input "
+                "is 240/s; fewer: the server fell behind or coalesced)."]
+    if FLOOR_ONLY:
+        summary += ["", "Floor only (`FLOOR_ONLY=1`): transitiond was not measured."]
+    else:
+        summary += ["", "Targets (issue 3): " + "; ".join(verdict(med)) + "."]
+    out = "\n".join(summary) + "\n"
+    print()
+    print(out, end="")
+    if DOC:
+        write_doc(out)
+        say("(written to %s)" % DOC)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Socket fan-out: latency from "written" to "read" for 1, 10, 100 and 1,000
+# subscriber processes at 240 lines/s, and the server's CPU and RSS, for
+# `transitiond replay --socket --stamp-sent` and for a minimal C floor, side by
+# side. Prints a table and writes it into docs/benchmarks.md.
+# See bench/README.md, "Socket fan-out benchmark".
+#
+#   bench/socket-latency.sh
+#   FLOOR_ONLY=1 bench/socket-latency.sh          # the C floor alone
+#   SIZES="1 100" ROUNDS=3 SECONDS_PER_RUN=5 bench/socket-latency.sh
+#
+# Environment:
+#   SIZES="1 10 100 1000"  subscriber counts
+#   ROUNDS=5               runs of each server per size (the first alternates)
+#   SECONDS_PER_RUN=10     measured seconds per run (after WARMUP_SECONDS=1)
+#   FLOOR_ONLY=1           measure the floor only (no transitiond build)
+#   WAIT_IDLE=S            before each run, wait up to S s for the machine to
+#                          be under 15 % busy (default 0: do not wait)
+#   TRANSITIOND=path       use this binary instead of building the release one
+#   CONFIG=file            transitiond's config instead of the generated one
+#                          (which is the default `back`, frame_rate = 240 and
+#                          [server] max_clients = 2000)
+#   LINE_BYTES=N           the floor's line size (default: transitiond's mean
+#                          `changed` line with the stamp, else 152)
+#   DOC=file               where to write the table (default docs/benchmarks.md;
+#                          DOC= writes nowhere)
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/.." && pwd)
+out="$here/out"
+mkdir -p "$out"
+
+say() { printf '%s\n' "$*" >&2; }
+fail() { printf 'socket-latency: %s\n' "$*" >&2; exit 1; }
+
+sizes=${SIZES:-1 10 100 1000}
+rounds=${ROUNDS:-5}
+seconds=${SECONDS_PER_RUN:-10}
+floor_only=${FLOOR_ONLY:-0}
+for n in $sizes; do
+    case $n in ''|*[!0-9]*|0) fail "SIZES must be positive integers, not '$sizes'";; esac
+    [ "$n" -le 2000 ] || fail "at most 2000 subscribers (the config's max_clients), not $n"
+done
+[ -n "$sizes" ] || fail "SIZES is empty"
+case $rounds in ''|*[!0-9]*|0) fail "ROUNDS must be a positive integer, not '$rounds'";; esac
+case $seconds in ''|*[!0-9.]*|.|*.*.*) fail "SECONDS_PER_RUN must be a positive number, not '$seconds'";; esac
+
+# The measuring script runs as a child that ends with this one (it ends every
+# process it starts itself: servers and subscribers).
+children=()
+cleanup() {
+    local pid
+    for pid in "${children[@]:-}"; do
+        [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null || true
+    done
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+# 1. File descriptors: the server holds one per subscriber.
+max=0
+for n in $sizes; do [ "$n" -gt "$max" ] && max=$n; done
+need=$((max + 256))
+if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt "$need" ]; then
+    hard=$(ulimit -Hn)
+    if [ "$hard" != unlimited ] && [ "$hard" -lt "$need" ]; then
+        fail "need $need open files for $max subscribers, but the hard limit is $hard (ulimit -Hn)"
+    fi
+    ulimit -n "$need"
+fi
+
+# 2. The C programs
+say "== building bench/out/socket-floor and bench/out/socket-subscriber (gcc -O2)"
+gcc -O2 -Wall -Wextra -o "$out/socket-floor" "$here/socket-floor.c" -lm || fail "cannot build socket-floor.c"
+gcc -O2 -Wall -Wextra -o "$out/socket-subscriber" "$here/socket-subscriber.c" || fail "cannot build socket-subscriber.c"
+
+# 3. transitiond (with FLOOR_ONLY, only an existing binary, to size the lines)
+build() {
+    say "== building transitiond (swift build -c release --static-swift-stdlib --product transitiond)"
+    (cd "$root" && swift build -c release --static-swift-stdlib --product transitiond >&2) || fail "swift build failed"
+}
+if [ -n "${TRANSITIOND:-}" ]; then
+    transitiond=$TRANSITIOND
+    [ -x "$transitiond" ] || fail "TRANSITIOND is not an executable: $transitiond"
+elif [ "$floor_only" != 0 ]; then
+    transitiond="$root/.build/release/transitiond"
+    [ -x "$transitiond" ] || transitiond=
+else
+    build
+    transitiond="$(cd "$root" && swift build -c release --static-swift-stdlib --show-bin-path)/transitiond"
+    [ -x "$transitiond" ] || fail "transitiond is not an executable: $transitiond"
+fi
+
+# 4. The recording (deterministic, so always rewritten: about half a second)
+recording="$out/stream-240hz.events"
+say "== generating $recording"
+python3 "$here/make-stream-recording.py" "$recording" >&2 || fail "cannot generate the recording"
+
+# 5. The runs and the table
+commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [ -n "$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+    commit="$commit (+ uncommitted changes)"
+fi
+command="bench/socket-latency.sh"
+[ "$floor_only" = 0 ] || command="FLOOR_ONLY=1 $command"
+[ "$seconds" = 10 ] || command="SECONDS_PER_RUN=$seconds $command"
+[ "$rounds" = 5 ] || command="ROUNDS=$rounds $command"
+[ "$sizes" = "1 10 100 1000" ] || command="SIZES=\"$sizes\" $command"
+[ -z "${CONFIG:-}" ] || command="CONFIG=$CONFIG $command"
+[ "${WAIT_IDLE:-0}" = 0 ] || command="WAIT_IDLE=$WAIT_IDLE $command"
+say "== running (open files: $(ulimit -n))"
+FLOOR="$out/socket-floor" SUBSCRIBER="$out/socket-subscriber" TRANSITIOND="$transitiond" \
+RECORDING="$recording" SIZES="$sizes" ROUNDS="$rounds" SECONDS_PER_RUN="$seconds" \
+FLOOR_ONLY="$floor_only" WAIT_IDLE="${WAIT_IDLE:-0}" DOC="${DOC-$root/docs/benchmarks.md}" NPROC="$(nproc)" COMMIT="$commit" \
+COMMAND="$command" \
+    python3 "$here/socket-latency.py" &
+children+=($!)
+wait $!

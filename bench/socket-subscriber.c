@@ -1,0 +1,296 @@
+/*
+ * socket-subscriber: one subscriber process of bench/socket-latency.sh.
+ *
+ * Connects to a Unix domain stream socket, reads NDJSON lines with plain
+ * read(2) into a 64 KiB buffer and, for every line that carries a
+ * `"sent":NANOS` field (CLOCK_MONOTONIC nanoseconds stamped by the writer),
+ * records the pair (sent, received). `received` is one clock_gettime
+ * (CLOCK_MONOTONIC) taken right after each read(2) returns, shared by every
+ * line that read delivered. Latency = received - sent.
+ *
+ *   socket-subscriber SOCKET OUTPUT [--count N] [--ready-fd FD] [--timeout S]
+ *
+ * OUTPUT gets the samples when the subscriber stops: a 16-byte header
+ * ("TDLAT1\0\0", then the sample count as a little-endian uint64) followed by
+ * that many records of two little-endian int64: sent_ns, received_ns.
+ * It stops, writes OUTPUT and exits on SIGTERM or SIGINT (exit 0), after
+ * --count stamped lines (exit 0), when the server closes the connection
+ * (exit 3), or after --timeout seconds (SIGALRM, exit 0; a safety bound).
+ * --ready-fd FD: write one byte to FD once the first complete line (the
+ * server's hello) has arrived, then close FD. A first line that is an
+ * `{"type":"error"...` (e.g. too-many-clients) is printed to stderr and the
+ * subscriber exits 4 without signalling ready. Connecting fails -> exit 2.
+ *
+ * The field is found from the end of the line: the line must end in
+ * `"sent":DIGITS}` (the field is the last one of the object); a line that
+ * does not is searched for `"sent":` anywhere, so a stamp in another place is
+ * still read. Lines without it (hello, replies) are skipped.
+ *
+ * Cheap on purpose (1,000 of these run at once): one read(2) and one
+ * clock_gettime per wake-up, no poll, no allocation per line. A signal
+ * handler shuts the socket down (shutdown(2) is async-signal-safe), so a
+ * read(2) blocked or about to block returns 0 at once and the main loop
+ * ends normally. The parent's death sends SIGTERM (PR_SET_PDEATHSIG).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+struct sample {
+	int64_t sent;
+	int64_t received;
+};
+
+static volatile sig_atomic_t stopping;
+static int sock = -1;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stopping = 1;
+	if (sock >= 0)
+		shutdown(sock, SHUT_RDWR);
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: socket-subscriber SOCKET OUTPUT [--count N] [--ready-fd FD] [--timeout S]\n");
+	exit(64);
+}
+
+/* The `"sent":` value of the line [p, end) (no '\n'), or -1. */
+static int64_t sent_of(const char *p, const char *end)
+{
+	static const char key[] = "\"sent\":";
+	const size_t klen = sizeof key - 1;
+	const char *q = end;
+	while (q > p && (q[-1] == '\r' || q[-1] == ' '))
+		q--;
+	if (q > p && q[-1] == '}') {
+		const char *d = --q;
+		while (d > p && d[-1] >= '0' && d[-1] <= '9')
+			d--;
+		if (d < q && (size_t)(d - p) >= klen && memcmp(d - klen, key, klen) == 0) {
+			int64_t v = 0;
+			for (; d < q; d++)
+				v = v * 10 + (*d - '0');
+			return v;
+		}
+	}
+	const char *k = memmem(p, (size_t)(end - p), key, klen);
+	if (!k)
+		return -1;
+	k += klen;
+	if (k >= end || *k < '0' || *k > '9')
+		return -1;
+	int64_t v = 0;
+	for (; k < end && *k >= '0' && *k <= '9'; k++)
+		v = v * 10 + (*k - '0');
+	return v;
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int save(const char *path, const struct sample *s, uint64_t n)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		perror(path);
+		return -1;
+	}
+	unsigned char header[16] = "TDLAT1";
+	for (int i = 0; i < 8; i++)
+		header[8 + i] = (unsigned char)(n >> (8 * i));
+	/* x86-64 and aarch64 are little-endian: the records go out as they are. */
+	if (write_all(fd, header, sizeof header) < 0 ||
+	    write_all(fd, s, n * sizeof *s) < 0 || close(fd) < 0) {
+		perror(path);
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3)
+		usage();
+	const char *path = argv[1], *output = argv[2];
+	uint64_t count = 0;
+	int ready_fd = -1;
+	unsigned timeout = 0;
+	for (int i = 3; i < argc; i++) {
+		if (i + 1 >= argc)
+			usage();
+		char *end;
+		unsigned long long v = strtoull(argv[i + 1], &end, 10);
+		if (*argv[i + 1] == '\0' || *end != '\0')
+			usage();
+		if (strcmp(argv[i], "--count") == 0)
+			count = v;
+		else if (strcmp(argv[i], "--ready-fd") == 0)
+			ready_fd = (int)v;
+		else if (strcmp(argv[i], "--timeout") == 0)
+			timeout = (unsigned)v;
+		else
+			usage();
+		i++;
+	}
+
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGALRM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() == 1)
+		return 1; /* the parent is already gone */
+	if (timeout)
+		alarm(timeout);
+
+	struct sockaddr_un addr;
+	memset(&addr, 0, sizeof addr);
+	addr.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof addr.sun_path) {
+		fprintf(stderr, "socket-subscriber: socket path too long: %s\n", path);
+		return 64;
+	}
+	strcpy(addr.sun_path, path);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		perror("socket");
+		return 2;
+	}
+	/* A full accept backlog makes a blocking connect wait; a missing or
+	 * refusing socket is retried for up to 5 s. */
+	for (int attempt = 0;; attempt++) {
+		if (connect(fd, (struct sockaddr *)&addr, sizeof addr) == 0)
+			break;
+		if (errno == EINTR && !stopping)
+			continue;
+		if (stopping || attempt >= 500 || (errno != ENOENT && errno != ECONNREFUSED && errno != EAGAIN)) {
+			fprintf(stderr, "socket-subscriber: connect %s: %s\n", path, strerror(errno));
+			return 2;
+		}
+		usleep(10000);
+	}
+	sock = fd;
+	if (stopping)
+		shutdown(fd, SHUT_RDWR);
+
+	size_t cap = 1 << 12;
+	uint64_t n = 0;
+	struct sample *samples = malloc(cap * sizeof *samples);
+	if (!samples) {
+		perror("malloc");
+		return 1;
+	}
+
+	static char buf[1 << 16];
+	size_t have = 0; /* bytes of an unfinished line at the start of buf */
+	int first_line = 1, status = 0;
+	for (;;) {
+		if (have == sizeof buf) {
+			fprintf(stderr, "socket-subscriber: a line over %zu bytes\n", sizeof buf);
+			status = 1;
+			break;
+		}
+		ssize_t r = read(fd, buf + have, sizeof buf - have);
+		int64_t received = now_ns();
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			if (stopping)
+				break;
+			perror("socket-subscriber: read");
+			status = 3;
+			break;
+		}
+		if (r == 0) {
+			if (!stopping)
+				status = 3; /* the server closed the connection */
+			break;
+		}
+		char *p = buf, *end = buf + have + r;
+		char *nl;
+		int done = 0;
+		while ((nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+			if (first_line) {
+				first_line = 0;
+				if (nl - p >= 15 && memcmp(p, "{\"type\":\"error\"", 15) == 0) {
+					fprintf(stderr, "socket-subscriber: the server says: %.*s\n", (int)(nl - p), p);
+					return 4;
+				}
+				if (ready_fd >= 0) {
+					(void)!write(ready_fd, "r", 1);
+					close(ready_fd);
+					ready_fd = -1;
+				}
+			}
+			int64_t sent = sent_of(p, nl);
+			if (sent >= 0) {
+				if (n == cap) {
+					cap *= 2;
+					struct sample *bigger = realloc(samples, cap * sizeof *samples);
+					if (!bigger) {
+						perror("realloc");
+						status = 1;
+						done = 1;
+						break;
+					}
+					samples = bigger;
+				}
+				samples[n].sent = sent;
+				samples[n].received = received;
+				n++;
+				if (count && n >= count) {
+					done = 1;
+					break;
+				}
+			}
+			p = nl + 1;
+		}
+		if (done)
+			break;
+		have = (size_t)(end - p);
+		if (have && p != buf)
+			memmove(buf, p, have);
+	}
+	close(fd);
+	if (save(output, samples, n) < 0)
+		return 1;
+	return status;
+}
