@@ -105,8 +105,16 @@ struct ServerIntegrationTests {
         var small: Int32 = 4096
         setsockopt(stalled.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
         let reader = try LineClient(path: socket)
-        let lines = reader.readAll(timeout: 60)
+        var peakKB = 0
+        var lines: [String] = []
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, let line = reader.readLine(timeout: deadline.timeIntervalSinceNow) {
+            lines.append(line)
+            if lines.count % 1000 == 0 { peakKB = max(peakKB, daemon.memoryKB("VmHWM")) }
+        }
         #expect(try daemon.waitForExit() == 0)
+        // The daemon's memory stayed bounded while one client read nothing.
+        #expect(peakKB > 0 && peakKB < 64 * 1024, "peak RSS \(peakKB) kB")
         // The reader got every event, in order, none coalesced.
         let seqs = lines.map(object).compactMap { $0["seq"] as? Int }.filter { $0 > 0 }
         #expect(seqs.count > 10_000)
@@ -172,6 +180,31 @@ struct ServerIntegrationTests {
         while daemon.openFileCount() != baseline && Date() < deadline { usleep(50_000) }
         #expect(daemon.openFileCount() == baseline)
         daemon.signal(SIGINT)
+        #expect(try daemon.waitForExit() == 0)
+    }
+
+    @Test func theSocketIsGroupOnlyAndClientsAreLimited() throws {
+        let socket = DaemonProcess.socketPath()
+        let cfg = try config("max_clients = 2")
+        let daemon = try DaemonProcess(["replay", "--socket", socket, "--hold", "--config", cfg,
+                                        "Recordings/back-flick-finish.events"], socket: socket)
+        try daemon.waitUntilListening()
+        var info = stat()
+        #expect(lstat(socket, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o660)
+        let a = try LineClient(path: socket), b = try LineClient(path: socket)
+        #expect(a.readLine().map(typeOf) == "hello")
+        #expect(b.readLine().map(typeOf) == "hello")
+        let c = try LineClient(path: socket)
+        let refused = c.readAll(timeout: 10)
+        #expect(refused.map { object($0)["code"] as? String } == ["too-many-clients"])
+        #expect(c.eof)
+        // When one leaves, there is room again.
+        a.close()
+        usleep(200_000)
+        let d = try LineClient(path: socket)
+        #expect(d.readLine().map(typeOf) == "hello")
+        daemon.signal(SIGTERM)
         #expect(try daemon.waitForExit() == 0)
     }
 
