@@ -47,7 +47,7 @@ struct SubscribeCommand: ParsableCommand {
                                                           environment: StreamConnection.socketEnvironment())
             let ndjson = json || !StandardOutput.isTerminal
             var session = SubscribeSession(path: path, names: transitions, retrySeconds: retrySeconds,
-                                           view: ndjson ? nil : SubscribeView(names: transitions))
+                                           view: ndjson ? nil : TerminalView(names: transitions))
             try session.run()
         }
     }

@@ -13,7 +13,7 @@ struct SubscribeSession {
     let names: [String]
     let retrySeconds: Double
     /// The terminal view, or nil for NDJSON.
-    var view: SubscribeView?
+    var view: TerminalView?
 
     /// Mirrors exactly what was printed, so the synthetic cancellations
     /// close everything a consumer of the output believes in flight.
@@ -25,7 +25,7 @@ struct SubscribeSession {
     /// The id of the subscription command, to recognise its reply.
     static let subscribeID = "subscribe"
 
-    init(path: String, names: [String], retrySeconds: Double, view: SubscribeView?) {
+    init(path: String, names: [String], retrySeconds: Double, view: TerminalView?) {
         self.path = path
         self.names = names
         self.retrySeconds = retrySeconds

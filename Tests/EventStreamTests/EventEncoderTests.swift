@@ -76,25 +76,3 @@ struct EventLineTests {
     }
 }
 
-@Suite("State mirror")
-struct TransitionMirrorTests {
-    @Test func followsALifecycle() {
-        var mirror = TransitionMirror(names: ["back"])
-        let events: [TransitionEvent] = [
-            .init(kind: .began, transition: 0, seq: 1, time: 0, progress: 0.02, velocity: 0),
-            .init(kind: .changed, transition: 0, seq: 2, time: 0.01, progress: 0.3, velocity: 1),
-            .init(kind: .ended, transition: 0, seq: 3, time: 0.02, progress: 0.3, velocity: 1, decision: .finish, reason: .released),
-            .init(kind: .animating, transition: 0, seq: 4, time: 0.03, progress: 0.8, velocity: 2, target: 1),
-        ]
-        for e in events { mirror.apply(e) }
-        #expect(mirror.entries[0].phase == .animating)
-        #expect(mirror.entries[0].decision == .finish)
-        #expect(mirror.entries[0].progress == 0.8)
-        #expect(mirror.inFlight == [0])
-        mirror.apply(.init(kind: .finished, transition: 0, seq: 5, time: 0.04, progress: 1, velocity: 0))
-        #expect(mirror.entries[0].phase == .idle)
-        #expect(mirror.entries[0].finished == 1)
-        #expect(mirror.inFlight.isEmpty)
-        #expect(mirror.lastSeq == 5)
-    }
-}

@@ -1,11 +1,11 @@
 import StreamClient
 import Replay
 
-/// The terminal view of `transitiond subscribe`: a log line for every
-/// connection, begin, decision and end, above one line per transition
-/// (progress bar, velocity, phase) redrawn in place from the client's
-/// `StreamMirror`.
-struct SubscribeView {
+/// The terminal view of `transitiond subscribe` and `transitiond replay`: a
+/// log line for every connection, begin, decision and end, above one line
+/// per transition (progress bar, velocity, phase) redrawn in place from the
+/// client's `StreamMirror`.
+struct TerminalView {
     /// Only these transitions are drawn (all when empty).
     private let names: Set<String>
     private var drawn = 0
@@ -26,9 +26,9 @@ struct SubscribeView {
         return clear() + line + "\n" + redraw(mirror, force: true)
     }
 
-    /// The bars again if something changed since the last draw.
-    mutating func tick(_ mirror: StreamMirror) -> String {
-        dirty ? redraw(mirror, force: false) : ""
+    /// The bars again if something changed since the last draw (or now, if `force`).
+    mutating func tick(_ mirror: StreamMirror, force: Bool = false) -> String {
+        dirty || force ? redraw(mirror, force: force) : ""
     }
 
     /// Moves the cursor up over the bars and clears them (before text is
