@@ -55,6 +55,25 @@ public struct TransitionEngine: Sendable {
         }
     }
 
+    /// The first frame after the device's state was rebuilt (a resync after
+    /// `SYN_DROPPED`): a gesture whose contacts did not all survive is lost,
+    /// not released — it ends with a cancel (reason `device-lost`) and
+    /// animates back. Then the frame is processed as usual.
+    public mutating func processResync(_ frame: TouchFrame, into events: inout [TransitionEvent]) {
+        advance(to: frame.time, into: &events)
+        now = max(now, frame.time)
+        for i in machines.indices where machines[i].isInteracting {
+            let owned = machines[i].ownedContacts
+            guard !owned.isEmpty else { continue }   // driven by commands
+            let survived = owned.allSatisfy { id in frame.contacts.contains { $0.id == id } }
+            if !survived {
+                let action = machines[i].handleCancel(at: frame.time, reason: .deviceLost)
+                perform(action, transition: i, time: frame.time, into: &events)
+            }
+        }
+        process(frame, into: &events)
+    }
+
     /// The time of the next animation frame of any transition.
     public var nextDeadline: Double? {
         var best: Double? = nil

@@ -117,3 +117,26 @@ struct CommandTests {
         #expect(h.engine.nextDeadline == nil)
     }
 }
+
+@Suite("Resync")
+struct ResyncTests {
+    @Test func aGestureWhoseContactsDidNotSurviveIsLostNotReleased() {
+        var h = EngineHarness([backSpec()])
+        h.drag(ramp(from: 0.01, to: 0.71, t0: 0, t1: 0.3))
+        // After the resync the slot holds a different touch.
+        h.engine.processResync(TouchFrame(time: 0.35, contacts: [Contact(id: 99, x: 0.7, y: 0.5)]), into: &h.events)
+        let ended = h.first(.ended)!
+        #expect(ended.reason == .deviceLost)
+        #expect(ended.decision == .cancel)
+        h.settle()
+        #expect(h.events.last?.kind == .cancelled)
+    }
+
+    @Test func aGestureWhoseContactsSurvivedGoesOn() {
+        var h = EngineHarness([backSpec()])
+        h.drag(ramp(from: 0.01, to: 0.31, t0: 0, t1: 0.3))
+        h.engine.processResync(TouchFrame(time: 0.35, contacts: [Contact(id: 1, x: 0.4, y: 0.5, downX: 0.01, downY: 0.5)]), into: &h.events)
+        #expect(h.first(.ended) == nil)
+        #expect(near(h.events.last!.progress, 0.39, 1e-9))
+    }
+}
