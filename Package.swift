@@ -3,6 +3,7 @@ import PackageDescription
 
 // Dependency arrows point one way:
 //   transitiond (CLI) → TransitionServer / Replay / Recordings / TransitionConfig / EventStream → TransitionEngine
+//   transitiond (CLI) → LiveInput → TransitionServer + EvdevInput → CLibevdev (system libevdev), TransitionEngine
 let package = Package(
     name: "transitiond",
     platforms: [.macOS(.v13)],
@@ -40,9 +41,19 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // libevdev (apt libevdev-dev) as a C module: devices, reading, uinput.
+        .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+        // Live input: discover, open, describe, grab and read evdev devices; uinput devices.
+        .target(name: "EvdevInput", dependencies: ["CLibevdev", "TransitionEngine"]),
+        // Live input served: the device host of the socket server, the evemu recorder.
+        .target(name: "LiveInput", dependencies: [
+            "EvdevInput", "TransitionServer", "TransitionEngine", "Recordings",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .executableTarget(name: "transitiond", dependencies: [
             "TransitionEngine", "Recordings", "TransitionConfig", "EventStream", "Replay", "TransitionServer",
-            "StreamClient",
+            "StreamClient", "EvdevInput", "LiveInput",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -55,6 +66,12 @@ let package = Package(
         .testTarget(name: "TransitionConfigTests", dependencies: ["TransitionConfig", "TransitionEngine"]),
         .testTarget(name: "WireFormatTests", dependencies: ["WireFormat"]),
         .testTarget(name: "StreamClientTests", dependencies: ["StreamClient", "WireFormat", "EventStream", "TransitionEngine"]),
+        .testTarget(name: "EvdevInputTests", dependencies: [
+            "EvdevInput", "LiveInput", "CLibevdev", "TransitionEngine", "Recordings", "TransitionServer",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "TransitiondTests", dependencies: [
             "TransitionEngine", "Recordings", "TransitionConfig", "EventStream", "Replay",
         ]),

@@ -7,6 +7,7 @@ TRANSITIOND_PACKAGES=(
   "/usr/bin/python3:python3"
   "/usr/bin/pkg-config:pkg-config"
   "/usr/bin/socat:socat"
+  "/usr/include/libevdev-1.0/libevdev/libevdev.h:libevdev-dev"
 )
 
 transitiond_setup() {

@@ -149,7 +149,7 @@ public final class TransitionServer: @unchecked Sendable {
             }
         }
         writer.reset()
-        encoder.hello(active: host.snapshot(), seq: host.lastSeq, into: writer)
+        encoder.hello(active: host.snapshot(), seq: host.lastSeq, extra: host.helloExtra, into: writer)
         _ = client.send(bytes(writer), .essential(transition: nil))
         client.flush()
         logger.debug("\(client.label) connected (\(clients.count) clients)")
@@ -220,7 +220,7 @@ public final class TransitionServer: @unchecked Sendable {
             reply(client, simpleLine("pong", cmd: nil, id: id))
         case .state:
             writer.reset()
-            encoder.hello(type: "state", active: host.snapshot(), seq: host.lastSeq, into: writer)
+            encoder.hello(type: "state", active: host.snapshot(), seq: host.lastSeq, extra: host.helloExtra, into: writer)
             var line = bytes(writer)
             if let id { line = withID(line, id) }
             reply(client, line)

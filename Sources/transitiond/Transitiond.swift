@@ -13,6 +13,7 @@ struct Transitiond: ParsableCommand {
         66 no input (a file is missing), 74 I/O error.
         """,
         version: "0.1.0",
-        subcommands: [ReplayCommand.self, CheckConfigCommand.self, SubscribeCommand.self]
+        subcommands: [ReplayCommand.self, CheckConfigCommand.self, SubscribeCommand.self,
+                      RunCommand.self, RecordCommand.self, DevicesCommand.self, UinputReplayCommand.self]
     )
 }

@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import TransitionEngine
+
+/// The input thread's state and loop (see `EvdevSource`): everything here
+/// runs on that one thread.
+final class InputWorker {
+    let source: EvdevSource
+    let options: EvdevSource.Options
+    let watcher: DirectoryWatcher
+    let discovery: DeviceDiscovery
+
+    /// The attached device.
+    var device: EvdevDevice?
+    /// The text of the last `waiting` report (nil while attached).
+    var waitingText: String?
+    /// Nodes that appeared while running (canonical path → monotonic time),
+    /// for the `EACCES` retries.
+    var appeared: [String: Double] = [:]
+    var retryAttempts: [String: Int] = [:]
+    var retryAt: Double?
+    /// Nodes whose permission retries ran out (warned once).
+    var gaveUp: Set<String> = []
+
+    init(source: EvdevSource) throws(DeviceOpenError) {
+        self.source = source
+        self.options = source.options
+        self.watcher = try DirectoryWatcher()
+        self.discovery = DeviceDiscovery(root: options.root)
+    }
+
+    // MARK: Loop
+
+    func run() {
+        setUpWatches()
+        attemptAttach()
+        var fds: [pollfd] = []
+        while !source.stopping.load(ordering: .acquiring) {
+            fds.removeAll(keepingCapacity: true)
+            fds.append(pollfd(fd: source.wake.readFD, events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: watcher.fd, events: Int16(POLLIN), revents: 0))
+            let reading = device != nil && !source.isPaused
+            if reading, let device { fds.append(pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)) }
+            let rc = poll(&fds, nfds_t(fds.count), timeoutMilliseconds())
+            if rc < 0 && errno != EINTR {
+                source.push([.message(.error, "poll failed: \(String(cString: strerror(errno)))")])
+                break
+            }
+            if fds[0].revents != 0 { source.wake.drain() }
+            if source.stopping.load(ordering: .acquiring) { break }
+            if reading && fds.count > 2 && fds[2].revents != 0 { readDevice(fds[2].revents) }
+            if fds[1].revents != 0 { handle(watcher.readChanges()) }
+            if let retryAt, Self.now() >= retryAt {
+                self.retryAt = nil
+                if device == nil { attemptAttach() }
+            }
+        }
+        device = nil   // closes it (and releases a grab)
+    }
+
+    private func timeoutMilliseconds() -> Int32 {
+        guard let retryAt, device == nil else { return -1 }
+        return Int32(max(0, min(60_000, ((retryAt - Self.now()) * 1000).rounded(.up))))
+    }
+
+    // MARK: Reading
+
+    private func readDevice(_ revents: Int16) {
+        guard let device else { return }
+        if revents & Int16(POLLIN) != 0 {
+            var events: [InputEvent] = []
+            events.reserveCapacity(256)
+            let result = device.readAvailable(into: &events, limit: options.readChunk)
+            if !events.isEmpty { source.push([.events(events)]) }
+            if case .lost(let error) = result {
+                lose(device, reason: error.kind == .gone ? "the device was removed" : error.message)
+            }
+        } else if revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+            lose(device, reason: "the device was removed (hang-up)")
+        }
+    }
+
+    /// Closes the device (no busy loop on a dead descriptor), reports it,
+    /// and looks for one to attach again.
+    private func lose(_ lost: EvdevDevice, reason: String) {
+        device = nil
+        source.push([.lost(path: lost.path, reason: reason)])
+        attemptAttach()
+    }
+
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+    }
+}

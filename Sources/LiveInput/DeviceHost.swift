@@ -1,0 +1,250 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import NIOCore
+import EvdevInput
+import TransitionEngine
+import TransitionServer
+
+/// Serves a live touchscreen (`transitiond run`): the engine host that
+/// takes an input source's batches on the server's event loop, turns the
+/// events into frames (`TouchFrameAssembler`, times in `CLOCK_MONOTONIC`
+/// seconds) and the frames into transition events, and ticks animations on
+/// the loop's timers — one thread for input → engine → encoding → clients;
+/// the only hop is the input thread's hand-over of a whole batch.
+///
+/// The input clock and the loop's clock are both `CLOCK_MONOTONIC`: an
+/// engine deadline t (seconds) is the loop deadline
+/// `NIODeadline.uptimeNanoseconds(t × 10⁹)`, and a command runs at the
+/// monotonic time now. A resync after `SYN_DROPPED` goes through
+/// `processResync` (gestures whose fingers did not survive end with a
+/// `device-lost` cancel); a lost device ends every finger-driven gesture
+/// the same way (command-driven ones go on: no finger drives them).
+public final class DeviceHost: EngineHost, InputStatusReporting, @unchecked Sendable {
+    /// Counts since start, for logs and measurements.
+    public struct Counters: Sendable, Equatable {
+        public var batches = 0
+        public var inputEvents = 0
+        public var frames = 0
+        public var resyncs = 0
+        public var transitionEvents = 0
+        public var attaches = 0
+        public var losses = 0
+    }
+
+    private let loop: EventLoop
+    private var engine: TransitionEngine
+    private let source: InputSource
+    private let logger: Logger
+    private let clock: @Sendable () -> Double
+
+    private var assembler: TouchFrameAssembler?
+    private var device: AttachedDevice?
+    private var waitingText = "a touchscreen"
+    private var resyncPending = false
+    private var emit: ([TransitionEvent]) -> Void = { _ in }
+    private var events: [TransitionEvent] = []
+    private var reports: [InputReport] = []
+    private var tick: Scheduled<Void>?
+    private var tickDeadline: Double?
+    private var stopped = false
+    /// What went through so far (read on the loop).
+    public private(set) var counters = Counters()
+
+    /// A host for `configuration` fed by `source`; `clock` is the monotonic
+    /// time in seconds (tests inject one). With `trace`, the engine's state
+    /// changes are logged at debug level.
+    public init(loop: EventLoop, configuration: EngineConfiguration, source: InputSource, logger: Logger,
+                trace: Bool = false, clock: @escaping @Sendable () -> Double = DeviceHost.monotonicNow) {
+        self.loop = loop
+        self.engine = TransitionEngine(configuration: configuration)
+        self.source = source
+        self.logger = logger
+        self.clock = clock
+        events.reserveCapacity(1024)
+        if trace {
+            engine.trace = { [logger] line in logger.debug("\(line)") }
+        }
+    }
+
+    /// Seconds on `CLOCK_MONOTONIC`: the kernel's event clock (after
+    /// `EVIOCSCLOCKID`) and SwiftNIO's deadline clock on Linux.
+    @Sendable public static func monotonicNow() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+    }
+
+    // MARK: EngineHost
+
+    public var configuration: EngineConfiguration { engine.configuration }
+    public var lastSeq: UInt64 { engine.seq }
+
+    public func snapshot() -> [TransitionEngine.Snapshot] { engine.activeSnapshot() }
+
+    public func start(emit: @escaping ([TransitionEvent]) -> Void, finished: @escaping () -> Void) {
+        self.emit = emit
+        let loop = self.loop
+        source.start { [weak self] in
+            guard let host = self else { return }
+            loop.execute { host.drain() }
+        }
+    }
+
+    public func perform(_ command: TransitionEngine.Command, transition: Int,
+                        into events: inout [TransitionEvent]) -> TransitionEngine.CommandOutcome {
+        let outcome = engine.perform(command, transition: transition, at: clock(), into: &events)
+        scheduleTick()
+        return outcome
+    }
+
+    public func shutdown(into events: inout [TransitionEvent]) {
+        guard !stopped else { return }
+        stopped = true
+        engine.shutdown(at: clock(), into: &events)
+        tick?.cancel()
+        tick = nil
+        source.stop()
+    }
+
+    // MARK: InputStatusReporting
+
+    /// `"input":"attached","device":PATH,"device_name":NAME`, or
+    /// `"input":"waiting","waiting_for":WHAT`.
+    public var inputStatus: [(key: String, value: String)] {
+        if let device {
+            return [("input", "attached"), ("device", device.path), ("device_name", device.description.name)]
+        }
+        return [("input", "waiting"), ("waiting_for", waitingText)]
+    }
+
+    // MARK: Input
+
+    /// Takes the source's batch and runs it through the engine; one
+    /// `emit` (one flush per client) per batch.
+    private func drain() {
+        guard !stopped else { return }
+        source.take(into: &reports)
+        counters.batches += 1
+        for report in reports {
+            handle(report)
+        }
+        reports.removeAll(keepingCapacity: true)
+        if !events.isEmpty {
+            counters.transitionEvents += events.count
+            emit(events)
+            events.removeAll(keepingCapacity: true)
+        }
+        scheduleTick()
+    }
+
+    private func handle(_ report: InputReport) {
+        switch report {
+        case .events(let input):
+            feed(input)
+        case .attached(let attached):
+            attach(attached)
+        case .lost(let path, let reason):
+            lose(path: path, reason: reason)
+        case .waiting(let text):
+            waitingText = text.hasPrefix("waiting for ") ? String(text.dropFirst(12)) : text
+            logger.info("\(text)")
+        case .message(let level, let text):
+            logger.log(level: Self.logLevel(level), "\(text)")
+        }
+    }
+
+    private func feed(_ input: [InputEvent]) {
+        guard var frames = assembler else { return }
+        assembler = nil   // keep the assembler's storage uniquely referenced while feeding
+        counters.inputEvents += input.count
+        for event in input {
+            if event.type == EventCode.EV_SYN && event.code == EventCode.SYN_DROPPED {
+                resyncPending = true
+                counters.resyncs += 1
+                logger.notice("SYN_DROPPED on \(device?.path ?? "the device"): the kernel dropped events; resynchronised from the device state (resync \(counters.resyncs))")
+                continue
+            }
+            guard frames.feed(event) else { continue }
+            counters.frames += 1
+            if resyncPending {
+                resyncPending = false
+                engine.processResync(frames.frame, into: &events)
+            } else {
+                engine.process(frames.frame, into: &events)
+            }
+        }
+        assembler = frames
+    }
+
+    private func attach(_ attached: AttachedDevice) {
+        do {
+            assembler = try TouchFrameAssembler(device: attached.description, timeOrigin: 0)
+        } catch {
+            logger.error("\(attached.path): \(error.message)")
+            return
+        }
+        device = attached
+        resyncPending = false
+        counters.attaches += 1
+        let check = TouchscreenCheck(attached.description)
+        logger.info("attached \(attached.path) \"\(attached.description.name)\" (\(check.reason)\(attached.grabbed ? ", grabbed" : ""))")
+    }
+
+    /// Every finger-driven gesture ends with `ended`(cancel, `device-lost`)
+    /// and animates back: an empty resync frame (no contact survived).
+    private func lose(path: String, reason: String) {
+        let before = events.count
+        let time = max(clock(), engine.now)
+        engine.processResync(TouchFrame(time: time, contacts: []), into: &events)
+        let cancelled = events[before...].filter { $0.kind == .ended }.count
+        assembler = nil
+        device = nil
+        resyncPending = false
+        counters.losses += 1
+        logger.warning("lost \(path): \(reason); \(cancelled) transition\(cancelled == 1 ? "" : "s") cancelled")
+    }
+
+    // MARK: Animation ticks
+
+    /// Keeps one loop timer at the engine's next animation deadline.
+    private func scheduleTick() {
+        guard !stopped, let deadline = engine.nextDeadline else {
+            tick?.cancel()
+            tick = nil
+            tickDeadline = nil
+            return
+        }
+        if tick != nil && tickDeadline == deadline { return }
+        tick?.cancel()
+        tickDeadline = deadline
+        let nanoseconds = (max(0, deadline) * 1e9).rounded(.up)
+        tick = loop.scheduleTask(deadline: .uptimeNanoseconds(UInt64(nanoseconds))) { [self] in
+            fire(deadline)
+        }
+    }
+
+    private func fire(_ deadline: Double) {
+        tick = nil
+        tickDeadline = nil
+        guard !stopped else { return }
+        engine.advance(to: max(clock(), deadline), into: &events)
+        if !events.isEmpty {
+            counters.transitionEvents += events.count
+            emit(events)
+            events.removeAll(keepingCapacity: true)
+        }
+        scheduleTick()
+    }
+
+    static func logLevel(_ level: InputReport.Level) -> Logger.Level {
+        switch level {
+        case .debug: return .debug
+        case .info: return .info
+        case .notice: return .notice
+        case .warning: return .warning
+        case .error: return .error
+        }
+    }
+}

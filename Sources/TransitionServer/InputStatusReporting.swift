@@ -1,0 +1,14 @@
+/// An engine host whose input may be absent for a while (a touchscreen not
+/// plugged in yet, or removed): it says so in `hello` and in the reply to
+/// `state`, as extra string fields (e.g. `"input":"waiting"`).
+public protocol InputStatusReporting: EngineHost {
+    /// Key/values added to `hello` and `state`, in order.
+    var inputStatus: [(key: String, value: String)] { get }
+}
+
+extension EngineHost {
+    /// The extra `hello`/`state` fields of a host that reports its input's status.
+    var helloExtra: [(key: String, value: String)] {
+        (self as? InputStatusReporting)?.inputStatus ?? []
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import Synchronization
+import Testing
+import TransitionEngine
+@testable import EvdevInput
+@testable import LiveInput
+
+/// Measurements of the input thread → event loop hand-over through
+/// DeviceHost (printed; the bounds are loose, for debug builds on a busy
+/// machine): throughput of events through the host and the engine, and the
+/// delay from a push on another thread to the loop taking it.
+@Suite("Hand-over measurements", .serialized)
+struct HandOffMeasurementTests {
+    /// Many recorded gestures, pushed from a producer thread in reads of
+    /// 64 events, as fast as it can.
+    @Test func throughputThroughTheHost() throws {
+        let (description, gesture) = try liveRecording("back-drag-finish.events")
+        let span = gesture.last!.time - gesture.first!.time + 500_000
+        // Far in the future: frames alone drive the engine, no tick is due.
+        let base = Int64((DeviceHost.monotonicNow() + 10_000) * 1e6) - gesture.first!.time
+        let repeats = 400
+        var stream: [InputEvent] = []
+        stream.reserveCapacity(gesture.count * repeats)
+        for r in 0..<repeats {
+            let shift = base + Int64(r) * span
+            stream += gesture.map { InputEvent(time: $0.time + shift, type: $0.type, code: $0.code, value: $0.value) }
+        }
+        let h = HostHarness()
+        defer { h.shutdown() }
+        h.source.push(.attached(AttachedDevice(path: "/dev/input/event1", description: description, grabbed: false)))
+        let reads = stride(from: 0, to: stream.count, by: 64).map { Array(stream[$0..<min($0 + 64, stream.count)]) }
+        let start = DeviceHost.monotonicNow()
+        let producer = Thread { [source = h.source] in
+            for read in reads { source.push(.events(read)) }
+        }
+        producer.start()
+        let total = stream.count
+        #expect(h.waitFor(timeout: 120) { _ in h.onLoop { h.host.counters.inputEvents } == total })
+        let seconds = DeviceHost.monotonicNow() - start
+        let counters = h.onLoop { h.host.counters }
+        let rate = Double(total) / seconds
+        print("DeviceHost throughput: \(total) events (\(counters.frames) frames, \(counters.transitionEvents) transition events) "
+              + "in \(String(format: "%.3f", seconds)) s = \(Int(rate)) events/s; \(reads.count) reads arrived as \(counters.batches) batches")
+        #expect(counters.frames > 0 && counters.transitionEvents > repeats * 3)
+        #expect(rate > 20_000)
+    }
+
+    /// A 1 kHz trickle of one-frame reads: the delay from `push` on the
+    /// producer thread to the host's `take` on the loop.
+    @Test func handOffLatency() throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let loop = group.next()
+        let queue = ReportQueue(maximumPending: Int.max)
+        let delays = Mutex<[UInt64]>([])
+        queue.setReady {
+            loop.execute {
+                var taken: [InputReport] = []
+                queue.take(into: &taken)
+                let now = NIODeadline.now().uptimeNanoseconds
+                for case .events(let events) in taken {
+                    // Each read carries its push time (ns) in its first event.
+                    delays.withLock { $0.append(now - UInt64(events[0].time)) }
+                }
+            }
+        }
+        let count = 1000
+        for _ in 0..<count {
+            let now = Int64(NIODeadline.now().uptimeNanoseconds)
+            queue.push([.events([InputEvent(time: now, type: 3, code: 0x35, value: 1),
+                                 InputEvent(time: now, type: 0, code: 0, value: 0)])])
+            usleep(1000)
+        }
+        usleep(100_000)
+        let sorted = delays.withLock { $0 }.sorted()
+        #expect(sorted.count == count)
+        guard sorted.count == count else { return }
+        let p50 = Double(sorted[count / 2]) / 1000, p99 = Double(sorted[count * 99 / 100]) / 1000
+        print("hand-over push → loop take: p50 \(String(format: "%.1f", p50)) µs, p99 \(String(format: "%.1f", p99)) µs over \(count) reads")
+        #expect(p50 < 5_000)
+    }
+}
