@@ -1,0 +1,388 @@
+#!/bin/sh
+# The checks of the real-kernel tier, run inside the QEMU guest by /init:
+#   checks.sh all | CHECK[,CHECK...]   (replay, device-lost, flood, record, latency;
+#                                       boot, which loads the modules, always runs)
+# Prints one `KERNELTEST PASS|FAIL name ...` line per check, `KERNELTEST INFO`
+# lines with details (the logs of what failed), and a final
+# `KERNELTEST DONE passed=N failed=M`. Only busybox, transitiond and kt (the
+# static C helper, Tests/kernel/kt.c) exist here.
+#
+# Files (made by Tests/kernel/run.sh on the host):
+#   /recordings/*.events     the project's Recordings/
+#   /refs/NAME.ndjson        `transitiond replay --fast --json --config example.toml` of each, on the host
+#   /data/stream.events      a steady 240 events/s stream (bench/make-stream-recording.py), for latency
+#   /data/flood.events       a longer one of the same, for the flood
+#   /config/example.toml     config/example.toml
+set -u
+export PATH=/bin:/usr/bin
+checks="${1:-all}"
+SOCK=/tmp/t.sock
+CONFIG=/config/example.toml
+passed=0
+failed=0
+
+pass() { echo "KERNELTEST PASS $*"; passed=$((passed + 1)); }
+fail() { echo "KERNELTEST FAIL $*"; failed=$((failed + 1)); }
+info() { echo "KERNELTEST INFO $*"; }
+# show LABEL FILE [LINES]: the end of a log, as INFO lines.
+show() {
+  [ -s "$2" ] || { info "  $1: (empty)"; return 0; }
+  tail -n "${3:-12}" "$2" | cut -c1-300 | while IFS= read -r line; do info "  $1: $line"; done
+}
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+since() { awk -v a="$1" -v b="$(uptime_s)" 'BEGIN { printf "%.1f s", b - a }'; }
+wanted() { [ "$checks" = all ] || case ",$checks," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
+
+# ------------------------------------------------------------ processes
+
+daemon_pid=""
+sub_pid=""
+player_pid=""
+device=""
+
+# start_daemon DIR: `transitiond run --device auto` on $SOCK, its log in
+# DIR/daemon.log; waits for the socket. With no touchscreen yet, the daemon
+# waits for one and attaches when a uinput device appears.
+start_daemon() {
+  rm -f "$SOCK"
+  timeout -s KILL 200 transitiond run --device auto --socket "$SOCK" --config "$CONFIG" \
+    > "$1/daemon.out" 2> "$1/daemon.log" &
+  daemon_pid=$!
+  i=0
+  while [ ! -S "$SOCK" ]; do
+    i=$((i + 1))
+    if [ "$i" -gt 500 ] || ! kill -0 "$daemon_pid" 2>/dev/null; then
+      info "the daemon did not create its socket"
+      show daemon "$1/daemon.log"
+      return 1
+    fi
+    usleep 20000
+  done
+}
+
+# start_subscriber OUT: `transitiond subscribe --json` into OUT; waits for hello.
+start_subscriber() {
+  timeout -s KILL 200 transitiond subscribe --socket "$SOCK" --json > "$1" 2> "$1.err" &
+  sub_pid=$!
+  if ! kt wait "$1" '"type":"hello"' 20; then
+    info "the subscriber got no hello"
+    show subscribe "$1.err"
+    return 1
+  fi
+}
+
+# player_start DIR RECORDING ARGS...: `transitiond uinput-replay RECORDING
+# ARGS --wait-stdin` in the background (player_pid), its output in
+# DIR/player.log. It creates the device (its node in $device) and waits for
+# player_go before the first event, so that the reader under test has
+# opened the device first.
+player_start() {
+  pd="$1"; shift
+  rm -f "$pd/go"
+  mkfifo "$pd/go"
+  exec 3<> "$pd/go"
+  timeout -s KILL 150 transitiond uinput-replay "$@" --wait-stdin <&3 > "$pd/player.log" 2>&1 &
+  player_pid=$!
+  device=""
+  if ! kt wait "$pd/player.log" 'device /dev/input/event' 20; then
+    info "uinput-replay printed no device line"
+    show uinput-replay "$pd/player.log"
+    return 1
+  fi
+  device=$(sed -n 's/^device \(\/dev\/input\/event[0-9]*\).*/\1/p' "$pd/player.log" | head -n 1)
+}
+player_go() { echo go >&3; exec 3>&-; }
+# player_wait: waits for uinput-replay to exit; its exit status.
+player_wait() {
+  s=0
+  wait "$player_pid" || s=$?
+  player_pid=""
+  return "$s"
+}
+
+# wait_attached LOG N: waits until the daemon has logged its N-th attach.
+wait_attached() {
+  kt wait "$1" 'attached /dev/input/event' 20 "$2" && return 0
+  info "the daemon did not attach to the uinput device ($2)"
+  return 1
+}
+
+# stop PID: SIGTERM, then SIGKILL after 5 s.
+stop() {
+  [ -n "$1" ] || return 0
+  kill -TERM "$1" 2>/dev/null || return 0
+  i=0
+  while kill -0 "$1" 2>/dev/null && [ "$i" -lt 250 ]; do usleep 20000; i=$((i + 1)); done
+  kill -KILL "$1" 2>/dev/null
+  wait "$1" 2>/dev/null
+  return 0
+}
+
+stop_all() {
+  exec 3>&-
+  stop "$player_pid"; player_pid=""
+  stop "$sub_pid"; sub_pid=""
+  stop "$daemon_pid"; daemon_pid=""
+}
+
+# settle OUT SECONDS: waits until every transition in OUT has come to rest
+# (kt lifecycle exits 0), at most SECONDS.
+settle() {
+  end=$(($(cut -d. -f1 /proc/uptime) + $2))
+  until kt lifecycle "$1" > /dev/null; do
+    [ "$(cut -d. -f1 /proc/uptime)" -lt "$end" ] || return 1
+    usleep 50000
+  done
+}
+
+# ------------------------------------------------------------------ boot
+
+check_boot() {
+  # One boot line per guest: `boot` in the guest on the virtual clock,
+  # `boot:real-time` in the one on the host's clock.
+  boot=boot
+  [ "${KT_CLOCK:-real}" = virtual ] || boot=boot:real-time
+  ok=1
+  for m in evdev uinput; do
+    if ! insmod "/lib/modules/$m.ko" 2> /tmp/insmod.err; then
+      grep -q 'File exists' /tmp/insmod.err || { ok=0; fail "$boot" "insmod $m: $(cat /tmp/insmod.err)"; }
+    fi
+  done
+  [ "$ok" = 1 ] || return 0
+  [ -c /dev/uinput ] || { fail "$boot" "no /dev/uinput after insmod uinput"; return 0; }
+  mkdir -p /tmp/boot
+  # The binary and its shared libraries work here: a replay on the virtual
+  # clock gives the host's output byte for byte.
+  if ! timeout -s KILL 60 transitiond replay --fast --json --config "$CONFIG" \
+      /recordings/back-drag-finish.events > /tmp/boot/replay.ndjson 2> /tmp/boot/replay.err; then
+    fail "$boot" "transitiond replay --fast does not run in the guest"
+    show replay /tmp/boot/replay.err
+    return 0
+  fi
+  if ! cmp -s /tmp/boot/replay.ndjson /refs/back-drag-finish.ndjson; then
+    fail "$boot" "replay --fast in the guest differs from the host's"
+    return 0
+  fi
+  pass "$boot" "evdev and uinput loaded, /dev/uinput present; replay --fast in the guest equals the host's (kernel $(uname -r), $KT_CLOCK clock)"
+}
+
+# ---------------------------------------------------------------- replay
+
+# a. Each recording through uinput into `transitiond run`, at real speed:
+# the subscriber's stream equals the host's `replay --fast` (kt compare).
+check_replay() {
+  for rec in /recordings/*.events; do
+    name=$(basename "$rec" .events)
+    d="/tmp/replay-$name"
+    mkdir -p "$d"
+    t0=$(uptime_s)
+    if ! start_daemon "$d" || ! start_subscriber "$d/out.ndjson" \
+        || ! player_start "$d" "$rec" --speed 1 --hold-seconds 0.3 || ! wait_attached "$d/daemon.log" 1; then
+      fail "replay:$name" "could not start the daemon, a subscriber and uinput-replay"
+      show daemon "$d/daemon.log"; stop_all; continue
+    fi
+    player_go
+    if ! player_wait; then
+      fail "replay:$name" "uinput-replay failed"
+      show uinput-replay "$d/player.log"; show daemon "$d/daemon.log"
+      stop_all; continue
+    fi
+    settle "$d/out.ndjson" 10
+    stop_all
+    if kt compare "/refs/$name.ndjson" "$d/out.ndjson" > "$d/compare.txt"; then
+      pass "replay:$name" "$(cat "$d/compare.txt") ($(since "$t0"))"
+    else
+      fail "replay:$name" "$(head -n 1 "$d/compare.txt")"
+      show compare "$d/compare.txt"; show uinput-replay "$d/player.log"; show daemon "$d/daemon.log"
+      kt lifecycle "$d/out.ndjson" > "$d/life.txt"; show live "$d/life.txt"
+    fi
+  done
+}
+
+# ----------------------------------------------------------- device-lost
+
+# b. The device goes away mid-gesture: ended(cancel, device-lost) then
+# cancelled; the daemon keeps running; a device with the same description
+# comes back and the next gesture works.
+check_device_lost() {
+  d=/tmp/lost
+  mkdir -p "$d"
+  t0=$(uptime_s)
+  rec=/recordings/back-drag-finish.events
+  # 400 events in, the finger has pulled `back` to about 0.1 (it began at
+  # event ~170) and is still down.
+  if ! start_daemon "$d" || ! start_subscriber "$d/out.ndjson" \
+      || ! player_start "$d" "$rec" --speed 1 --destroy-after-events 400 || ! wait_attached "$d/daemon.log" 1; then
+    fail device-lost "could not start the daemon, a subscriber and uinput-replay"
+    show daemon "$d/daemon.log"; stop_all; return 0
+  fi
+  player_go
+  player_wait
+  cp "$d/player.log" "$d/first.log"
+  if ! kt wait "$d/out.ndjson" '"reason":"device-lost"' 10 || ! kt wait "$d/out.ndjson" '"type":"cancelled"' 10; then
+    fail device-lost "no ended(cancel, device-lost) and cancelled after the device was destroyed"
+    show uinput-replay "$d/first.log"; show daemon "$d/daemon.log"; show stream "$d/out.ndjson" 4
+    stop_all; return 0
+  fi
+  if ! kill -0 "$daemon_pid" 2>/dev/null; then
+    fail device-lost "the daemon exited when the device went away"; show daemon "$d/daemon.log"
+    stop_all; return 0
+  fi
+  # The same description again: the daemon re-attaches; a whole gesture.
+  if ! player_start "$d" "$rec" --speed 1 --hold-seconds 0.3 || ! wait_attached "$d/daemon.log" 2; then
+    fail device-lost "the daemon did not re-attach to a new device"
+    show daemon "$d/daemon.log"; stop_all; return 0
+  fi
+  player_go
+  player_wait
+  settle "$d/out.ndjson" 10
+  alive=yes; kill -0 "$daemon_pid" 2>/dev/null || alive=no
+  stop_all
+  kt lifecycle "$d/out.ndjson" > "$d/life.txt"
+  expected="back: began ended(cancel,device-lost) cancelled began ended(finish,released) finished"
+  if [ "$(cat "$d/life.txt")" = "$expected" ] && [ "$alive" = yes ]; then
+    pass device-lost "$(cat "$d/life.txt"); $(grep -m1 'lost /dev/input' "$d/daemon.log" | sed 's/.*\(lost \/dev\)/\1/' | cut -c1-120) ($(since "$t0"))"
+  else
+    fail device-lost "expected '$expected', daemon alive: $alive"
+    show live "$d/life.txt"; show uinput-replay "$d/player.log"; show daemon "$d/daemon.log"
+  fi
+}
+
+# ----------------------------------------------------------------- flood
+
+# c. A long recording written as fast as possible overruns the evdev
+# client's buffer: SYN_DROPPED, the daemon resyncs (its log says so), and no
+# transition is left half-way. Should the reader keep up for the first
+# 0.5 s, it is frozen (SIGSTOP) for 0.3 s while the writer goes on, so that
+# an overrun happens however the scheduler shares the guest's one CPU.
+check_flood() {
+  d=/tmp/flood
+  mkdir -p "$d"
+  t0=$(uptime_s)
+  if ! start_daemon "$d" || ! start_subscriber "$d/out.ndjson" \
+      || ! player_start "$d" /data/flood.events --speed 0 --hold-seconds 5 || ! wait_attached "$d/daemon.log" 1; then
+    fail flood "could not start the daemon, a subscriber and uinput-replay"
+    show daemon "$d/daemon.log"; stop_all; return 0
+  fi
+  player_go
+  # Usually the writer outruns the reader on the guest's one CPU by itself
+  # within a fraction of a second; if not, freeze the reader for 0.3 s while
+  # the writer goes on.
+  how="by itself"
+  if ! kt wait "$d/daemon.log" SYN_DROPPED 0.5; then
+    kill -STOP "$daemon_pid"
+    usleep 300000
+    kill -CONT "$daemon_pid"
+    how="after a 0.3 s SIGSTOP of the daemon"
+  fi
+  kt wait "$d/player.log" 'written ' 60
+  written=$(sed -n 's/^written //p' "$d/player.log")
+  # Every transition must come to rest while the device is still there
+  # (uinput-replay holds it 5 s): its removal would cancel a stuck one.
+  life=0
+  settle "$d/out.ndjson" 4 || life=1
+  grep -q '^destroyed' "$d/player.log" && life=2
+  kt lifecycle "$d/out.ndjson" > "$d/life.txt"
+  alive=yes; kill -0 "$daemon_pid" 2>/dev/null || alive=no
+  player_wait
+  stop_all
+  resyncs=$(grep -ciE 'syn_dropped|resync' "$d/daemon.log")
+  began=$(kt count "$d/out.ndjson" '"type":"began"')
+  lost=$(kt count "$d/out.ndjson" '"reason":"device-lost"')
+  if [ "$resyncs" -gt 0 ] && [ "$life" = 0 ] && [ "$alive" = yes ]; then
+    pass flood "${written:-?} events as fast as possible: overrun $how, $resyncs resync(s) logged, e.g. '$(grep -m1 -iE 'syn_dropped|resync' "$d/daemon.log" | sed 's/.*\(SYN_DROPPED\)/\1/' | cut -c1-110)'; $began began, $lost cancelled as device-lost, all at rest before the device went away ($(since "$t0"))"
+  else
+    fail flood "resync log lines: $resyncs, every transition at rest within 4 s of the last write: $([ "$life" = 0 ] && echo yes || echo no), daemon alive: $alive"
+    show daemon "$d/daemon.log"; show uinput-replay "$d/player.log"; show live "$d/life.txt"
+  fi
+}
+
+# ---------------------------------------------------------------- record
+
+# d. `transitiond record` of a uinput replay (ended by SIGINT), then
+# `replay --fast` of that file: the same transitions as the host's
+# reference of the original.
+check_record() {
+  d=/tmp/record
+  mkdir -p "$d"
+  t0=$(uptime_s)
+  name=swipe-up-3-fingers
+  if ! player_start "$d" "/recordings/$name.events" --speed 1 --hold-seconds 2; then
+    fail record "uinput-replay did not create a device"; stop_all; return 0
+  fi
+  timeout -s KILL 60 transitiond record --device "$device" -o "$d/recorded.events" 2> "$d/record.log" &
+  recorder=$!
+  if ! kt wait "$d/record.log" 'recording ' 20; then
+    fail record "transitiond record did not say it was recording"; show record "$d/record.log"
+    stop "$recorder"; stop_all; return 0
+  fi
+  player_go
+  kt wait "$d/player.log" 'written ' 30
+  usleep 200000
+  kill -INT "$recorder" 2>/dev/null
+  rstatus=0
+  wait "$recorder" || rstatus=$?
+  pstatus=0
+  player_wait || pstatus=$?
+  stop_all
+  if [ "$pstatus" != 0 ] || [ "$rstatus" != 0 ]; then
+    fail record "uinput-replay exited $pstatus, record (SIGINT) exited $rstatus"
+    show uinput-replay "$d/player.log"; show record "$d/record.log"; return 0
+  fi
+  if ! timeout -s KILL 60 transitiond replay --fast --json --config "$CONFIG" "$d/recorded.events" \
+      > "$d/replayed.ndjson" 2> "$d/replay.err"; then
+    fail record "replay --fast of the recorded file failed"; show replay "$d/replay.err"
+    head -n 5 "$d/recorded.events" > "$d/head.txt"; show recorded "$d/head.txt"; return 0
+  fi
+  if kt compare "/refs/$name.ndjson" "$d/replayed.ndjson" > "$d/compare.txt"; then
+    pass record "$name via $device, ended by SIGINT: $(grep -c '^E:' "$d/recorded.events") events recorded; $(cat "$d/compare.txt") ($(since "$t0"))"
+  else
+    fail record "$(head -n 1 "$d/compare.txt")"
+    show compare "$d/compare.txt"; show record "$d/record.log"
+  fi
+}
+
+# --------------------------------------------------------------- latency
+
+# e. From the kernel's timestamp of each input event (the moment of the
+# uinput write) to a subscriber reading the began/changed/ended line it
+# produced.
+check_latency() {
+  d=/tmp/latency
+  mkdir -p "$d"
+  t0=$(uptime_s)
+  if ! start_daemon "$d"; then fail latency "could not start the daemon"; stop_all; return 0; fi
+  timeout -s KILL 120 kt latency "$SOCK" 100 > "$d/latency.txt" 2> "$d/latency.err" &
+  sub_pid=$!
+  if ! player_start "$d" /data/stream.events --speed 1 --hold-seconds 0.5 || ! wait_attached "$d/daemon.log" 1; then
+    fail latency "could not start uinput-replay"; show daemon "$d/daemon.log"; stop_all; return 0
+  fi
+  player_go
+  if ! player_wait; then
+    fail latency "uinput-replay failed"; show uinput-replay "$d/player.log"; stop_all; return 0
+  fi
+  stop "$sub_pid"; sub_pid=""
+  stop_all
+  events=$(sed -n 's/^events=\([0-9]*\).*/\1/p' "$d/latency.txt")
+  if [ "${events:-0}" -ge 1000 ]; then
+    pass latency "uinput write -> subscriber: $(cat "$d/latency.txt") ($(since "$t0"))"
+  else
+    fail latency "fewer than 1000 events measured: $(cat "$d/latency.txt")"
+    show latency "$d/latency.err"; show daemon "$d/daemon.log"; show uinput-replay "$d/player.log"
+  fi
+}
+
+# ------------------------------------------------------------------ main
+
+t_all=$(uptime_s)
+check_boot   # always: it loads the modules the others need
+if [ -c /dev/uinput ]; then
+  wanted replay && check_replay
+  wanted device-lost && check_device_lost
+  wanted flood && check_flood
+  wanted record && check_record
+  wanted latency && check_latency
+fi
+stop_all
+info "checks took $(since "$t_all") in the guest"
+echo "KERNELTEST DONE passed=$passed failed=$failed"
