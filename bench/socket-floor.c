@@ -3,6 +3,7 @@
  * do to fan one NDJSON stream out to N subscribers over a Unix socket.
  *
  *   socket-floor SOCKET [--rate HZ] [--bytes N] [--seconds S] [--max-clients N]
+ *                       [--wait-clients N]
  *
  * One process, one thread. It listens on SOCKET (a Unix domain stream
  * socket; a stale file is removed first), and at each tick of an absolute
@@ -23,8 +24,11 @@
  *      the order they connected. A client whose write fails (it went away) is
  *      closed and dropped.
  *
- * It streams from the start, before and while subscribers connect, as
- * transitiond's replay does. After --seconds (default 60) or on SIGTERM /
+ * With --wait-clients N it first only accepts (and says hello), and starts
+ * the schedule once N clients are connected, like `transitiond replay
+ * --wait-clients N`; without it, it streams from the start while subscribers
+ * connect. After --seconds (default 60, counted from the start of the
+ * process) or on SIGTERM /
  * SIGINT it closes every connection, removes SOCKET and exits 0. The
  * schedule is never shifted and no line is skipped: when a tick's writes take
  * longer than a period, the next line goes out at once (counted as a "late
@@ -42,6 +46,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <poll.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -56,7 +61,8 @@ static void on_signal(int sig)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: socket-floor SOCKET [--rate HZ] [--bytes N] [--seconds S] [--max-clients N]\n");
+	fprintf(stderr, "usage: socket-floor SOCKET [--rate HZ] [--bytes N] [--seconds S] [--max-clients N]"
+		" [--wait-clients N]\n");
 	exit(64);
 }
 
@@ -97,13 +103,33 @@ static const char hello[] =
 	"{\"type\":\"hello\",\"protocol\":1,\"version\":\"0.1.0\",\"transitions\":"
 	"[{\"name\":\"back\",\"gesture\":\"edge-pan\",\"fingers\":1}],\"active\":[]}\n";
 
+static int *clients;
+static long nclients, peak, dropped, max_clients = 100000;
+
+/* Accepts every pending connection and says hello to each. */
+static void accept_pending(int lfd)
+{
+	for (;;) {
+		int c = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+		if (c < 0)
+			return; /* EAGAIN: none pending (or a transient error) */
+		if (nclients == max_clients || write_all(c, hello, sizeof hello - 1) < 0) {
+			close(c);
+			continue;
+		}
+		clients[nclients++] = c;
+		if (nclients > peak)
+			peak = nclients;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
 		usage();
 	const char *path = argv[1];
 	double rate = 240, seconds = 60;
-	long bytes = 150, max_clients = 100000;
+	long bytes = 150, wait_clients = 0;
 	for (int i = 2; i < argc; i++) {
 		if (i + 1 >= argc)
 			usage();
@@ -119,6 +145,8 @@ int main(int argc, char **argv)
 			seconds = v;
 		else if (strcmp(argv[i], "--max-clients") == 0 && v >= 1)
 			max_clients = (long)v;
+		else if (strcmp(argv[i], "--wait-clients") == 0)
+			wait_clients = (long)v;
 		else
 			usage();
 		i++;
@@ -152,16 +180,23 @@ int main(int argc, char **argv)
 		return 71;
 	}
 
-	int *clients = calloc((size_t)max_clients, sizeof *clients);
+	clients = calloc((size_t)max_clients, sizeof *clients);
 	if (!clients) {
 		perror("calloc");
 		return 71;
 	}
-	long nclients = 0, peak = 0, dropped = 0;
+	nclients = 0;
+	if (wait_clients > max_clients)
+		wait_clients = max_clients;
 
 	const int64_t period = (int64_t)llround(1e9 / rate);
+	const int64_t stop = now_ns() + (int64_t)llround(seconds * 1e9);
+	while (nclients < wait_clients && !stopping && now_ns() < stop) {
+		struct pollfd pfd = { lfd, POLLIN, 0 };
+		poll(&pfd, 1, 100);
+		accept_pending(lfd);
+	}
 	const int64_t start = now_ns();
-	const int64_t stop = start + (int64_t)llround(seconds * 1e9);
 	int64_t next = start;
 	uint64_t seq = 0, late = 0;
 	char line[4096];
@@ -177,18 +212,7 @@ int main(int argc, char **argv)
 		if (stopping)
 			break;
 
-		for (;;) { /* 1. new clients */
-			int c = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-			if (c < 0)
-				break; /* EAGAIN: none pending (or a transient error) */
-			if (nclients == max_clients || write_all(c, hello, sizeof hello - 1) < 0) {
-				close(c);
-				continue;
-			}
-			clients[nclients++] = c;
-			if (nclients > peak)
-				peak = nclients;
-		}
+		accept_pending(lfd); /* 1. new clients */
 
 		/* 2. the line: a `back` drag creeping along, shaped like transitiond's */
 		seq++;

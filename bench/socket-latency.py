@@ -8,7 +8,9 @@ one after the other, the first of the two alternating from round to round.
 One run:
 
   1. start the server on a Unix socket in a private temporary directory and
-     wait (bounded) for the socket file;
+     wait (bounded) for the socket file; with WAIT_CLIENTS=1 (the default)
+     both servers get `--wait-clients N` and start streaming once all N
+     subscribers are connected;
   2. start N bench/socket-subscriber.c processes; each writes one byte to a
      shared pipe when the server's first line (hello) has arrived; wait
      (bounded) until N bytes came;
@@ -29,7 +31,7 @@ prctl before exec).
 Environment (set by socket-latency.sh): FLOOR, SUBSCRIBER, TRANSITIOND (with
 FLOOR_ONLY=1 only used to measure the line size, may be empty), RECORDING,
 CONFIG (optional: transitiond's config instead of the generated one), SIZES,
-ROUNDS, SECONDS_PER_RUN, WARMUP_SECONDS, WAIT_IDLE, RATE, LINE_BYTES (default: measured
+ROUNDS, SECONDS_PER_RUN, WARMUP_SECONDS, WAIT_IDLE, WAIT_CLIENTS, RATE, LINE_BYTES (default: measured
 from transitiond's output), DOC (the file to write the table into; empty:
 none), NPROC, COMMIT, COMMAND.
 """
@@ -57,6 +59,7 @@ ROUNDS = int(env.get("ROUNDS", "3"))
 SECONDS = float(env.get("SECONDS_PER_RUN", "10"))
 WARMUP = float(env.get("WARMUP_SECONDS", "1"))
 WAIT_IDLE = float(env.get("WAIT_IDLE", "0"))
+WAIT_CLIENTS = env.get("WAIT_CLIENTS", "1") not in ("", "0")
 RATE = float(env.get("RATE", "240"))
 DOC = env.get("DOC", "")
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -235,8 +238,12 @@ def run_one(kind, n, workdir, config, line_bytes):
     else:
         loops = math.ceil(total_bound / RECORDING_SECONDS) + 1
         argv = [TRANSITIOND, "replay", "--socket", sock, "--config", config, "--speed", "1",
-                "--loop", str(loops), "--stamp-sent", RECORDING]
+                "--loop", str(loops), "--stamp-sent"]
         extra = {"preexec_fn": die_with_parent}
+    if WAIT_CLIENTS:
+        argv += ["--wait-clients", str(n)]
+    if kind != "floor":
+        argv.append(RECORDING)
     server_log = os.path.join(run_dir, "server.log")
     sub_log = os.path.join(run_dir, "subscribers.log")
     with open(server_log, "wb") as log:
@@ -255,6 +262,7 @@ def run_one(kind, n, workdir, config, line_bytes):
 
         # 2. the subscribers, and their "hello arrived" bytes
         ready_r, ready_w = os.pipe()
+        spawned = time.monotonic()
         try:
             with open(sub_log, "ab") as log:
                 for i in range(n):
@@ -287,6 +295,8 @@ def run_one(kind, n, workdir, config, line_bytes):
                              kind, ready, n, connect_bound, dead,
                              "running" if server.poll() is None else "exited %s" % server.returncode,
                              tail(sub_log), tail(server_log)))
+
+        connect_s = time.monotonic() - spawned
 
         # 3. warm-up, then the measured window
         time.sleep(WARMUP)
@@ -328,6 +338,7 @@ def run_one(kind, n, workdir, config, line_bytes):
         "rss": mem.get("VmRSS", 0) / 1024.0,
         "rate": len(ordered) / window / n,  # lines per second per subscriber
         "lost": lost,
+        "connect": connect_s,
         "busy": 100.0 * busy_ticks / all_ticks if all_ticks else float("nan"),
         "steal": 100.0 * steal_ticks / all_ticks if all_ticks else float("nan"),
     }
@@ -359,14 +370,17 @@ def ratio(a, b):
 
 def table(results, kinds):
     med = {}
-    for (kind, n), runs in results.items():
-        med[kind, n] = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+    keys = ["p50", "p99", "max", "cpu", "hwm", "rss", "rate", "lost", "connect", "busy", "steal"]
+    for kind in kinds:
+        for n in SIZES:
+            runs = results.get((kind, n), [])
+            med[kind, n] = {k: statistics.median(r[k] for r in runs) if runs else float("nan") for k in keys}
     if kinds == ["floor"]:
         head = ["subscribers", "floor p50 ms", "floor p99 ms", "floor CPU %", "floor RSS MiB",
                 "floor lines/s"]
         rows = [[str(n), ms(med["floor", n]["p50"]), ms(med["floor", n]["p99"]),
                  fmt(med["floor", n]["cpu"], 1), fmt(med["floor", n]["hwm"], 1),
-                 "%.0f" % med["floor", n]["rate"]] for n in SIZES]
+                 fmt(med["floor", n]["rate"], 0)] for n in SIZES]
     else:
         head = ["subscribers", "floor p50 ms", "floor p99 ms", "floor CPU %", "floor lines/s",
                 "transitiond p50 ms", "transitiond p99 ms", "transitiond CPU %", "transitiond lines/s",
@@ -374,8 +388,8 @@ def table(results, kinds):
         rows = []
         for n in SIZES:
             f, t = med["floor", n], med["transitiond", n]
-            rows.append([str(n), ms(f["p50"]), ms(f["p99"]), fmt(f["cpu"], 1), "%.0f" % f["rate"],
-                         ms(t["p50"]), ms(t["p99"]), fmt(t["cpu"], 1), "%.0f" % t["rate"],
+            rows.append([str(n), ms(f["p50"]), ms(f["p99"]), fmt(f["cpu"], 1), fmt(f["rate"], 0),
+                         ms(t["p50"]), ms(t["p99"]), fmt(t["cpu"], 1), fmt(t["rate"], 0),
                          "%s / %s" % (fmt(t["hwm"], 1), fmt(t["rss"], 1)),
                          ratio(t["p50"], f["p50"]), ratio(t["p99"], f["p99"]), ratio(t["cpu"], f["cpu"])])
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---:" for _ in head) + "|"]
@@ -388,13 +402,17 @@ def verdict(med):
     out = []
     for n in SIZES:
         f, t = med["floor", n], med["transitiond", n]
+        if any(math.isnan(x) for x in (f["p99"], t["p99"], f["cpu"], t["cpu"])):
+            out.append("%d: no result" % n)
+            continue
         p = t["p99"] / f["p99"] if f["p99"] else float("inf")
         c = t["cpu"] / f["cpu"] if f["cpu"] else float("inf")
         out.append("%d: p99 %.2f× %s, CPU %.2f× %s" % (
             n, p, "ok" if p <= 1.5 else "OVER 1.5×", c, "ok" if c <= 1.5 else "OVER 1.5×"))
     if 1000 in SIZES:
         h = med["transitiond", 1000]["hwm"]
-        out.append("RSS at 1000: %.1f MiB %s" % (h, "ok" if h <= 40 else "OVER 40 MiB"))
+        out.append("RSS at 1000: no result" if math.isnan(h) else
+                   "RSS at 1000: %.1f MiB %s" % (h, "ok" if h <= 40 else "OVER 40 MiB"))
     return out
 
 
@@ -438,6 +456,7 @@ def main():
     kinds = ["floor"] if FLOOR_ONLY else ["floor", "transitiond"]
     workdir = tempfile.mkdtemp(prefix="socket-latency-")
     results = {}
+    failures = []
     started = time.time()
     try:
         if env.get("LINE_BYTES"):
@@ -459,13 +478,19 @@ def main():
             for r in range(ROUNDS):
                 order = kinds if r % 2 == 0 else kinds[::-1]
                 for kind in order:
-                    res = run_one(kind, n, workdir, config, line_bytes)
+                    try:
+                        res = run_one(kind, n, workdir, config, line_bytes)
+                    except Failed as e:
+                        say("socket-latency: %d subscribers, round %d/%d: %s" % (n, r + 1, ROUNDS, e))
+                        failures.append("%s with %d subscribers, round %d" % (kind, n, r + 1))
+                        results.setdefault((kind, n), [])
+                        continue
                     results.setdefault((kind, n), []).append(res)
                     say("  %4d subscribers, round %d/%d, %-11s p50 %s ms  p99 %s ms  max %s ms  "
-                        "CPU %s %%  RSS %s/%s MiB  %.1f lines/s/sub  lost %d  machine busy %.0f %% (steal %.0f %%)" % (
+                        "CPU %s %%  RSS %s/%s MiB  %.1f lines/s/sub  lost %d  all connected %.1f s after the first start  machine busy %.0f %% (steal %.0f %%)" % (
                             n, r + 1, ROUNDS, kind, ms(res["p50"]), ms(res["p99"]), ms(res["max"]),
                             fmt(res["cpu"], 1), fmt(res["hwm"], 1), fmt(res["rss"], 1),
-                            res["rate"], res["lost"], res["busy"], res["steal"]))
+                            res["rate"], res["lost"], res["connect"], res["busy"], res["steal"]))
     except Failed as e:
         say("socket-latency: %s" % e)
         return 1
@@ -485,7 +510,11 @@ def main():
         "%g lines/s, %d-byte lines; %g s measured per run after %g s of warm-up." % (
             when, env.get("NPROC", "?"), env.get("COMMIT", "?"), ROUNDS, "" if ROUNDS == 1 else "s",
             RATE, line_bytes, SECONDS, WARMUP)
-        + " Before the runs the machine was %.0f %% busy." % idle_busy,
+        + (" Both servers start streaming once all N subscribers are connected (`--wait-clients N`)."
+           if WAIT_CLIENTS else " Both servers stream from the start, while the subscribers connect.")
+        + " Before the runs the machine was %.0f %% busy." % idle_busy
+        + (" transitiond: `%s` (given with TRANSITIOND=, so the commit above is the checkout's, "
+           "not necessarily the binary's)." % TRANSITIOND if env.get("TRANSITIOND_GIVEN") and not FLOOR_ONLY else ""),
         "",
         "```sh",
         env.get("COMMAND", "bench/socket-latency.sh"),
@@ -495,6 +524,8 @@ def main():
     ]
     summary += ["", "lines/s: lines each subscriber received per second in the window (the input "
                 "is 240/s; fewer: the server fell behind or coalesced)."]
+    if failures:
+        summary += ["", "Failed runs (not in the medians; see the run log): " + "; ".join(failures) + "."]
     if FLOOR_ONLY:
         summary += ["", "Floor only (`FLOOR_ONLY=1`): transitiond was not measured."]
     else:
@@ -505,7 +536,7 @@ def main():
     if DOC:
         write_doc(out)
         say("(written to %s)" % DOC)
-    return 0
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":

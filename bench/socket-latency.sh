@@ -14,6 +14,8 @@
 #   ROUNDS=5               runs of each server per size (the first alternates)
 #   SECONDS_PER_RUN=10     measured seconds per run (after WARMUP_SECONDS=1)
 #   FLOOR_ONLY=1           measure the floor only (no transitiond build)
+#   WAIT_CLIENTS=0         stream from the start while the subscribers connect
+#                          (default 1: both servers get --wait-clients N)
 #   WAIT_IDLE=S            before each run, wait up to S s for the machine to
 #                          be under 15 % busy (default 0: do not wait)
 #   TRANSITIOND=path       use this binary instead of building the release one
@@ -108,11 +110,13 @@ command="bench/socket-latency.sh"
 [ "$rounds" = 5 ] || command="ROUNDS=$rounds $command"
 [ "$sizes" = "1 10 100 1000" ] || command="SIZES=\"$sizes\" $command"
 [ -z "${CONFIG:-}" ] || command="CONFIG=$CONFIG $command"
+[ -z "${TRANSITIOND:-}" ] || [ "$floor_only" != 0 ] || command="TRANSITIOND=$TRANSITIOND $command"
 [ "${WAIT_IDLE:-0}" = 0 ] || command="WAIT_IDLE=$WAIT_IDLE $command"
+[ "${WAIT_CLIENTS:-1}" = 1 ] || command="WAIT_CLIENTS=$WAIT_CLIENTS $command"
 say "== running (open files: $(ulimit -n))"
 FLOOR="$out/socket-floor" SUBSCRIBER="$out/socket-subscriber" TRANSITIOND="$transitiond" \
 RECORDING="$recording" SIZES="$sizes" ROUNDS="$rounds" SECONDS_PER_RUN="$seconds" \
-FLOOR_ONLY="$floor_only" WAIT_IDLE="${WAIT_IDLE:-0}" DOC="${DOC-$root/docs/benchmarks.md}" NPROC="$(nproc)" COMMIT="$commit" \
+TRANSITIOND_GIVEN="${TRANSITIOND:+1}" FLOOR_ONLY="$floor_only" WAIT_IDLE="${WAIT_IDLE:-0}" WAIT_CLIENTS="${WAIT_CLIENTS:-1}" DOC="${DOC-$root/docs/benchmarks.md}" NPROC="$(nproc)" COMMIT="$commit" \
 COMMAND="$command" \
     python3 "$here/socket-latency.py" &
 children+=($!)
