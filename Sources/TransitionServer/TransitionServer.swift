@@ -57,7 +57,10 @@ public final class TransitionServer: @unchecked Sendable {
         let previous = umask(0o177)
         defer { umask(previous) }
         let bootstrap = ServerBootstrap(group: loop)
-            .serverChannelOption(.backlog, value: 256)
+            // Accept bursts (a kiosk's clients reconnecting at once) promptly even
+            // while the loop is busy streaming: a deep queue, many accepts per wake-up.
+            .serverChannelOption(.backlog, value: 4096)
+            .serverChannelOption(.maxMessagesPerRead, value: 256)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
             .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 1024, maximum: 65536))
             .childChannelInitializer { [self] channel in
