@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import NIOCore
 
 /// Who is at the other end of a Unix socket: the kernel's `SO_PEERCRED`
 /// (pid, uid, gid) plus the process's supplementary groups.
@@ -46,7 +45,7 @@ struct KernelPeerCredentials: Sendable {
     var uid: UInt32 = 0
     var gid: UInt32 = 0
     /// `SO_PEERCRED` on Linux.
-    static let option: SocketOptionName = 17
+    static let option: CInt = 17
 }
 
 /// Who may send the commands that change state (`run`, `drive`, `release`,

@@ -11,7 +11,7 @@ public final class ReplayHost: EngineHost, @unchecked Sendable {
     private var session: ReplaySession
     private let speed: Double?
     private var start = NIODeadline.now()
-    private var task: Scheduled<Void>?
+    private var task: NIOScheduledCallback?
     private var emit: ([TransitionEvent]) -> Void = { _ in }
     private var finished: () -> Void = {}
     private var announcedEnd = false
@@ -62,7 +62,18 @@ public final class ReplayHost: EngineHost, @unchecked Sendable {
         if speed == nil {
             loop.execute { self.fire() }
         } else {
-            task = loop.scheduleTask(deadline: deadline(for: t)) { self.fire() }
+            // A scheduled callback rather than a scheduled task: no promise
+            // and no future to allocate for each event.
+            task = try? loop.scheduleCallback(at: deadline(for: t), handler: Tick(host: self))
+        }
+    }
+
+    /// What the event loop calls when the next step is due.
+    private struct Tick: NIOScheduledCallbackHandler, Sendable {
+        let host: ReplayHost
+        func handleScheduledCallback(eventLoop: some EventLoop) {
+            host.task = nil
+            host.fire()
         }
     }
 

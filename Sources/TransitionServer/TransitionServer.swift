@@ -21,8 +21,9 @@ public final class TransitionServer: @unchecked Sendable {
     private let logger: Logger
     private let names: [String: Int]
 
-    private var channel: Channel?
-    private var clients: [Int: ClientSession] = [:]
+    private var acceptor: ConnectionAcceptor?
+    /// Connected clients, in the order they came.
+    private var clients: [ClientSession] = []
     private var nextClient = 1
     private let writer = JSONWriter(capacity: 1 << 16)
     private var isShuttingDown = false
@@ -51,25 +52,23 @@ public final class TransitionServer: @unchecked Sendable {
     // MARK: Starting
 
     /// Binds the socket (replacing a stale one, refusing a live one), sets
-    /// its mode, and starts the host. Call on any thread; returns when bound.
+    /// its mode, starts accepting and starts the host. Call on any thread;
+    /// returns when bound.
     public func start() throws {
         try SocketFile.prepare(options.socketPath)
-        let previous = umask(0o177)
-        defer { umask(previous) }
-        let bootstrap = ServerBootstrap(group: loop)
-            // Accept bursts (a kiosk's clients reconnecting at once) promptly even
-            // while the loop is busy streaming: a deep queue, many accepts per wake-up.
-            .serverChannelOption(.backlog, value: 4096)
-            .serverChannelOption(.maxMessagesPerRead, value: 256)
-            .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
-            .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 1024, maximum: 65536))
-            .childChannelInitializer { [self] channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ClientHandler(server: self))
-                }
+        let listening = try ListeningSocket.open(path: options.socketPath, mode: options.socketMode, backlog: 4096)
+        let acceptor: ConnectionAcceptor
+        do {
+            acceptor = try ConnectionAcceptor(listening: listening, path: options.socketPath, logger: logger) { [self] fds in
+                loop.execute { [self] in fds.forEach(register) }
             }
-        channel = try bootstrap.bind(unixDomainSocketPath: options.socketPath).wait()
-        try SocketFile.setMode(options.socketPath, options.socketMode)
+        } catch {
+            Glibc.close(listening)
+            SocketFile.remove(options.socketPath)
+            throw error
+        }
+        try loop.submit { [self] in self.acceptor = acceptor }.wait()
+        acceptor.start()
         logger.info("serving \(options.socketPath) (mode \(String(options.socketMode, radix: 8)))")
         loop.execute { [self] in startHostIfReady() }
     }
@@ -78,7 +77,7 @@ public final class TransitionServer: @unchecked Sendable {
 
     /// Starts the host once enough clients are connected.
     private func startHostIfReady() {
-        guard !hostStarted, !isShuttingDown, channel != nil, clients.count >= options.startAfterClients else { return }
+        guard !hostStarted, !isShuttingDown, acceptor != nil, clients.count >= options.startAfterClients else { return }
         hostStarted = true
         if options.startAfterClients > 0 {
             logger.info("\(clients.count) clients connected: starting")
@@ -90,33 +89,70 @@ public final class TransitionServer: @unchecked Sendable {
     // MARK: Events
 
     /// Encodes each event once and hands the same bytes to every client
-    /// that wants them; flushes each client once per batch.
+    /// that wants them; flushes each client once per batch. A batch of
+    /// several events (the loop catching up after a busy moment) goes to each
+    /// caught-up client that takes every transition as one write, so that
+    /// falling behind costs fewer writes and wake-ups, not more.
     func broadcast(_ events: [TransitionEvent]) {
-        guard !clients.isEmpty else { return }
-        for e in events {
-            writer.reset()
-            encoder.encode(e, into: writer)
-            var line = allocator.buffer(capacity: writer.count + 32)
-            writer.withBytes { bytes in
-                if options.stampSent {
-                    line.writeBytes(UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - 2)]))
-                    var ts = timespec()
-                    clock_gettime(CLOCK_MONOTONIC, &ts)
-                    line.writeString(",\"sent\":\(Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec))}\n")
-                } else {
-                    line.writeBytes(bytes)
-                }
-            }
-            let priority: ClientOutbox.Priority
-            switch e.kind {
-            case .changed, .animating: priority = .coalescible(transition: e.transition)
-            case .began, .ended, .finished, .cancelled: priority = .essential(transition: e.transition)
-            }
-            for client in clients.values where client.wants(e.transition) {
+        guard !clients.isEmpty, let first = events.first else { return }
+        if events.count == 1 {
+            let (line, priority) = encodeLine(first)
+            for client in clients where client.wants(first.transition) {
                 if !client.send(line, priority) { overflow(client) }
             }
+        } else {
+            var lines: [(line: ByteBuffer, priority: ClientOutbox.Priority, transition: Int)] = []
+            lines.reserveCapacity(events.count)
+            var size = 0
+            for event in events {
+                let (line, priority) = encodeLine(event)
+                lines.append((line, priority, event.transition))
+                size += line.readableBytes
+            }
+            var joined: ByteBuffer? = nil
+            for client in clients {
+                if client.filter == nil && client.isCaughtUp && !client.closing {
+                    if joined == nil {
+                        var all = allocator.buffer(capacity: size)
+                        for entry in lines { all.writeImmutableBuffer(entry.line) }
+                        joined = all
+                    }
+                    client.sendInOrder(joined!)
+                    continue
+                }
+                for entry in lines where client.wants(entry.transition) {
+                    if !client.send(entry.line, entry.priority) {
+                        overflow(client)
+                        break
+                    }
+                }
+            }
         }
-        for client in clients.values { client.flush() }
+        for client in clients { client.flush() }
+    }
+
+    /// One event's line (with the `sent` stamp when measuring), and how a
+    /// client that falls behind may treat it.
+    private func encodeLine(_ event: TransitionEvent) -> (ByteBuffer, ClientOutbox.Priority) {
+        writer.reset()
+        encoder.encode(event, into: writer)
+        var line = allocator.buffer(capacity: writer.count + 32)
+        writer.withBytes { bytes in
+            if options.stampSent {
+                line.writeBytes(UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - 2)]))
+                var ts = timespec()
+                clock_gettime(CLOCK_MONOTONIC, &ts)
+                line.writeStaticString(",\"sent\":")
+                line.writeDecimal(UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec))
+                line.writeStaticString("}\n")
+            } else {
+                line.writeBytes(bytes)
+            }
+        }
+        switch event.kind {
+        case .changed, .animating: return (line, .coalescible(transition: event.transition))
+        case .began, .ended, .finished, .cancelled: return (line, .essential(transition: event.transition))
+        }
     }
 
     private func overflow(_ client: ClientSession) {
@@ -127,13 +163,38 @@ public final class TransitionServer: @unchecked Sendable {
 
     // MARK: Clients
 
-    func accepted(_ channel: Channel) -> ClientSession {
-        let client = ClientSession(channel: channel, number: nextClient, lineLimit: options.lineLimit,
-                                   backlogLimit: options.backlogLimit)
+    /// A connection from the acceptor: wraps it in a NIO channel (which
+    /// reads its commands) and keeps a duplicate descriptor for writing.
+    private func register(_ fd: CInt) {
+        let duplicate = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+        guard duplicate >= 0 else {
+            logger.warning("dropped a connection: cannot duplicate its descriptor: \(String(cString: strerror(errno)))")
+            Glibc.close(fd)
+            return
+        }
+        let descriptor = ConnectionDescriptor(duplicate)
+        ClientBootstrap(group: loop)
+            .channelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
+            .channelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 1024, maximum: 65536))
+            .channelInitializer { [self] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ClientHandler(server: self, descriptor: descriptor))
+                }
+            }
+            .withConnectedSocket(fd)
+            .whenFailure { [self] error in
+                logger.warning("dropped a connection: \(error)")
+                descriptor.close()
+            }
+    }
+
+    func accepted(_ channel: Channel, descriptor: ConnectionDescriptor) -> ClientSession {
+        let client = ClientSession(channel: channel, descriptor: descriptor, number: nextClient,
+                                   peer: descriptor.peerCredentials(),
+                                   lineLimit: options.lineLimit, backlogLimit: options.backlogLimit)
         nextClient += 1
         if isShuttingDown {
-            client.closing = true
-            channel.close(promise: nil)
+            close(client)
             return client
         }
         if clients.count >= options.maxClients {
@@ -142,15 +203,7 @@ public final class TransitionServer: @unchecked Sendable {
             close(client)
             return client
         }
-        clients[client.number] = client
-        if let provider = channel as? SocketOptionProvider {
-            let future: EventLoopFuture<KernelPeerCredentials> = provider.unsafeGetSocketOption(
-                level: SocketOptionLevel(SOL_SOCKET), name: KernelPeerCredentials.option)
-            future.whenSuccess { cred in
-                client.peer = PeerCredentials(pid: cred.pid, uid: cred.uid, gid: cred.gid,
-                                              groups: PeerCredentials.supplementaryGroups(of: cred.pid))
-            }
-        }
+        clients.append(client)
         writer.reset()
         encoder.hello(active: host.snapshot(), seq: host.lastSeq, extra: host.helloExtra, into: writer)
         _ = client.send(bytes(writer), .essential(transition: nil))
@@ -182,20 +235,31 @@ public final class TransitionServer: @unchecked Sendable {
     }
 
     func disconnected(_ client: ClientSession) {
-        if clients.removeValue(forKey: client.number) != nil {
+        client.closing = true
+        client.descriptor.close()
+        if remove(client) {
             logger.debug("\(client.label) disconnected (\(clients.count) clients)")
         }
     }
 
+    @discardableResult
+    private func remove(_ client: ClientSession) -> Bool {
+        guard let i = clients.firstIndex(where: { $0 === client }) else { return false }
+        clients.remove(at: i)
+        return true
+    }
+
     /// Writes a line past the outbox (a final error), best effort.
     private func sendDirect(_ client: ClientSession, _ line: ByteBuffer) {
+        if client.isCaughtUp, client.descriptor.send(line) == .all { return }
         client.channel.writeAndFlush(line, promise: nil)
     }
 
     private func close(_ client: ClientSession) {
         client.closing = true
-        clients.removeValue(forKey: client.number)
+        remove(client)
         client.channel.close(promise: nil)
+        client.descriptor.close()
     }
 
     // MARK: Commands
@@ -335,15 +399,18 @@ public final class TransitionServer: @unchecked Sendable {
             var events: [TransitionEvent] = []
             host.shutdown(into: &events)
             broadcast(events)
-            let listening = channel
-            channel = nil
-            let stopListening = listening?.close() ?? loop.makeSucceededVoidFuture()
-            let goodbyes = clients.values.map { client -> EventLoopFuture<Void> in
+            let stopListening = acceptor?.stop(on: loop) ?? loop.makeSucceededVoidFuture()
+            acceptor = nil
+            let goodbyes = clients.map { client -> EventLoopFuture<Void> in
                 client.closing = true
                 while let line = client.outbox.next() { client.channel.write(line, promise: nil) }
                 let done = client.channel.writeAndFlush(allocator.buffer(capacity: 0))
                 let deadline = loop.scheduleTask(in: .seconds(1)) { client.channel.close(promise: nil) }
-                return done.flatMap { client.channel.close() }.always { _ in deadline.cancel() }
+                return done.flatMap { client.channel.close() }
+                    .always { _ in
+                        deadline.cancel()
+                        client.descriptor.close()
+                    }
                     .recover { _ in }
             }
             clients.removeAll()
@@ -363,14 +430,16 @@ final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
 
     private let server: TransitionServer
+    private let descriptor: ConnectionDescriptor
     private var client: ClientSession?
 
-    init(server: TransitionServer) {
+    init(server: TransitionServer, descriptor: ConnectionDescriptor) {
         self.server = server
+        self.descriptor = descriptor
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        client = server.accepted(context.channel)
+        client = server.accepted(context.channel, descriptor: descriptor)
         context.fireChannelActive()
     }
 
@@ -385,11 +454,31 @@ final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if let client { server.disconnected(client) }
+        if let client { server.disconnected(client) } else { descriptor.close() }
         context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         context.close(promise: nil)
+    }
+}
+
+extension ByteBuffer {
+    /// Writes `value` in decimal ASCII, without building a String.
+    mutating func writeDecimal(_ value: UInt64) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
+        let count = withUnsafeMutableBytes(of: &digits) { raw -> Int in
+            var n = value
+            var i = raw.count
+            repeat {
+                i -= 1
+                raw[i] = UInt8(truncatingIfNeeded: n % 10) &+ 0x30
+                n /= 10
+            } while n > 0
+            return raw.count - i
+        }
+        _ = withUnsafeBytes(of: &digits) { raw in
+            writeBytes(UnsafeRawBufferPointer(rebasing: raw[(raw.count - count)...]))
+        }
     }
 }

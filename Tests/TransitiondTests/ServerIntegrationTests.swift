@@ -126,6 +126,51 @@ struct ServerIntegrationTests {
         #expect(tail.count < seqs.count)
     }
 
+    /// A client that stops reading for a while has its `changed`/`animating`
+    /// lines coalesced but never a phase event, keeps `seq` order, and once it
+    /// has caught up gets every line again (the server moves it from writing
+    /// straight to its socket, to queueing in NIO and its outbox, and back).
+    @Test func aClientThatFallsBehindKeepsEveryPhaseEventAndCatchesUp() throws {
+        let socket = DaemonProcess.socketPath()
+        let recording = "Recordings/back-drag-finish.events"
+        let loops = 60
+        let expected = try fastEvents(["--loop", "\(loops)", "--config", Self.example, recording])
+        let daemon = try DaemonProcess(["replay", "--socket", socket, "--wait-clients", "2", "--speed", "50",
+                                        "--loop", "\(loops)", "--config", Self.example, recording], socket: socket)
+        try daemon.waitUntilListening()
+        let slow = try LineClient(path: socket)
+        let other = try LineClient(path: socket)
+        // The slow client reads nothing until the other one has seen half the
+        // stream (about 0.9 MB: far more than the socket and NIO buffers hold).
+        var otherLines = other.readUntil(timeout: 60) { (object($0)["seq"] as? Int ?? 0) >= expected.count / 2 }
+        let slowLines = slow.readAll(timeout: 60).filter { typeOf($0) != "hello" }
+        otherLines += other.readAll(timeout: 60)
+        otherLines = otherLines.filter { typeOf($0) != "hello" }
+        #expect(try daemon.waitForExit() == 0)
+
+        let phases = expected.filter { !["changed", "animating"].contains(typeOf($0)) }
+        #expect(phases.count == 3 * loops)
+        for (name, lines) in [("slow", slowLines), ("other", otherLines)] {
+            // Each line is one of the stream's, in the stream's order: only
+            // `changed`/`animating` lines are ever left out.
+            var next = expected.startIndex
+            var inOrder = true
+            for line in lines {
+                guard let i = expected[next...].firstIndex(of: line) else { inOrder = false; break }
+                next = i + 1
+            }
+            #expect(inOrder, "\(name): every line is the stream's, in order")
+            #expect(lines.filter { !["changed", "animating"].contains(typeOf($0)) } == phases,
+                    "\(name): every phase event arrived")
+        }
+        #expect(slowLines.count < expected.count, "the slow client's backlog was coalesced")
+        // Once caught up it gets every line: its stream ends with a long run
+        // identical to the end of the full stream.
+        var run = 0
+        while run < slowLines.count && slowLines[slowLines.count - 1 - run] == expected[expected.count - 1 - run] { run += 1 }
+        #expect(run >= 5 * expected.count / loops, "gap-free for the last \(run) lines, expected at least 5 loops")
+    }
+
     @Test func hostileInputNeverHurtsTheDaemon() throws {
         let socket = DaemonProcess.socketPath()
         let daemon = try DaemonProcess(["replay", "--socket", socket, "--hold", "Recordings/back-flick-finish.events"], socket: socket)

@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The server's listening Unix stream socket: bound at the socket path
+/// (no one but the owner can connect before its mode is set), listening with
+/// a deep queue, non-blocking. `ConnectionAcceptor` takes its connections.
+enum ListeningSocket {
+    /// Binds and listens at `path` (which `SocketFile.prepare` made free),
+    /// then gives the file `mode`. Returns the descriptor.
+    static func open(path: String, mode: UInt32, backlog: Int32) throws(SocketPathError) -> CInt {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { throw failure(path, "cannot create a socket") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: Array(path.utf8).prefix(raw.count - 1))
+        }
+        let previous = umask(0o177)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        let bindError = errno
+        umask(previous)
+        guard bound == 0 else {
+            close(fd)
+            errno = bindError
+            throw failure(path, "cannot bind")
+        }
+        guard listen(fd, backlog) == 0 else {
+            let error = failure(path, "cannot listen")
+            close(fd)
+            unlink(path)
+            throw error
+        }
+        do {
+            try SocketFile.setMode(path, mode)
+        } catch {
+            close(fd)
+            unlink(path)
+            throw error
+        }
+        return fd
+    }
+
+    private static func failure(_ path: String, _ what: String) -> SocketPathError {
+        SocketPathError(kind: .system, path: path, message: "\(what): \(String(cString: strerror(errno)))")
+    }
+}
