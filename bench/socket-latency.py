@@ -514,7 +514,7 @@ def main():
            if WAIT_CLIENTS else " Both servers stream from the start, while the subscribers connect.")
         + " Before the runs the machine was %.0f %% busy." % idle_busy
         + (" transitiond: `%s` (given with TRANSITIOND=, so the commit above is the checkout's, "
-           "not necessarily the binary's)." % TRANSITIOND if env.get("TRANSITIOND_GIVEN") and not FLOOR_ONLY else ""),
+           "not necessarily the binary's)." % shown_path(TRANSITIOND) if env.get("TRANSITIOND_GIVEN") and not FLOOR_ONLY else ""),
         "",
         "```sh",
         env.get("COMMAND", "bench/socket-latency.sh"),
@@ -537,6 +537,16 @@ def main():
         write_doc(out)
         say("(written to %s)" % DOC)
     return 1 if failures else 0
+
+
+def shown_path(path):
+    """A path as the project's text may name it: relative to the project's
+    root when inside it, else only the file's name (no machine paths)."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    full = os.path.abspath(path)
+    if full.startswith(root + os.sep):
+        return os.path.relpath(full, root)
+    return os.path.basename(full)
 
 
 if __name__ == "__main__":
