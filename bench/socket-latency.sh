@@ -78,6 +78,7 @@ gcc -O2 -Wall -Wextra -o "$out/socket-floor" "$here/socket-floor.c" -lm || fail 
 gcc -O2 -Wall -Wextra -o "$out/socket-subscriber" "$here/socket-subscriber.c" || fail "cannot build socket-subscriber.c"
 
 # 3. transitiond (with FLOOR_ONLY, only an existing binary, to size the lines)
+given="${TRANSITIOND:+1}"
 build() {
     say "== building transitiond (swift build -c release --static-swift-stdlib --product transitiond)"
     (cd "$root" && swift build -c release --static-swift-stdlib --product transitiond >&2) || fail "swift build failed"
@@ -116,7 +117,7 @@ command="bench/socket-latency.sh"
 say "== running (open files: $(ulimit -n))"
 FLOOR="$out/socket-floor" SUBSCRIBER="$out/socket-subscriber" TRANSITIOND="$transitiond" \
 RECORDING="$recording" SIZES="$sizes" ROUNDS="$rounds" SECONDS_PER_RUN="$seconds" \
-TRANSITIOND_GIVEN="${TRANSITIOND:+1}" FLOOR_ONLY="$floor_only" WAIT_IDLE="${WAIT_IDLE:-0}" WAIT_CLIENTS="${WAIT_CLIENTS:-1}" DOC="${DOC-$root/docs/benchmarks.md}" NPROC="$(nproc)" COMMIT="$commit" \
+TRANSITIOND_GIVEN="$given" FLOOR_ONLY="$floor_only" WAIT_IDLE="${WAIT_IDLE:-0}" WAIT_CLIENTS="${WAIT_CLIENTS:-1}" DOC="${DOC-$root/docs/benchmarks.md}" NPROC="$(nproc)" COMMIT="$commit" \
 COMMAND="$command" \
     python3 "$here/socket-latency.py" &
 children+=($!)
