@@ -57,6 +57,8 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // Test support shared by the test targets that run the real binary.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TransitionEngineTests", dependencies: ["TransitionEngine"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "TransitionEngine"]),
         .testTarget(name: "TransitionServerTests", dependencies: [
@@ -65,7 +67,7 @@ let package = Package(
         .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "TransitionEngine"]),
         .testTarget(name: "TransitionConfigTests", dependencies: ["TransitionConfig", "TransitionEngine"]),
         .testTarget(name: "WireFormatTests", dependencies: ["WireFormat"]),
-        .testTarget(name: "StreamClientTests", dependencies: ["StreamClient", "WireFormat", "EventStream", "TransitionEngine"]),
+        .testTarget(name: "StreamClientTests", dependencies: ["StreamClient", "WireFormat", "EventStream", "TransitionEngine", "TestSupport"]),
         .testTarget(name: "EvdevInputTests", dependencies: [
             "EvdevInput", "LiveInput", "CLibevdev", "TransitionEngine", "Recordings", "TransitionServer",
             .product(name: "NIOCore", package: "swift-nio"),
@@ -73,7 +75,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TransitiondTests", dependencies: [
-            "TransitionEngine", "Recordings", "TransitionConfig", "EventStream", "Replay",
+            "TransitionEngine", "Recordings", "TransitionConfig", "EventStream", "Replay", "TestSupport",
         ]),
     ]
 )

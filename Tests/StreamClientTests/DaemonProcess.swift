@@ -1,34 +1,8 @@
 import Foundation
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// Where the repository and the built `transitiond` are (the parts of
-/// Tests/TransitiondTests/ProjectPaths.swift these tests need).
-enum ClientTestPaths {
-    /// The repository root.
-    static let root: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    static func file(_ relative: String) -> String { root.appendingPathComponent(relative).path }
-
-    /// The built `transitiond` executable (beside the test bundle).
-    static let binary: String = {
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<3 {
-            let candidate = dir.appendingPathComponent("transitiond").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        for build in [".build", ".build-client"] {
-            for configuration in ["debug", "release"] {
-                let candidate = file("\(build)/\(configuration)/transitiond")
-                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            }
-        }
-        return "transitiond"
-    }()
-}
 
 /// A `transitiond` process running in the background, its stdout and stderr
 /// collected as they arrive so a test can wait for a line.
@@ -40,9 +14,9 @@ final class RunningProcess: @unchecked Sendable {
     private let readers = DispatchGroup()
 
     init(_ arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: ClientTestPaths.binary)
+        process.executableURL = URL(fileURLWithPath: ProjectPaths.binary)
         process.arguments = arguments
-        process.currentDirectoryURL = ClientTestPaths.root
+        process.currentDirectoryURL = ProjectPaths.root
         process.standardInput = FileHandle.nullDevice
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

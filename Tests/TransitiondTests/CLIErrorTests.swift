@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Bad input through the real CLI: clear `transitiond: FILE:LINE: …` errors

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Golden files: `replay --fast` of each of the project's recordings, with the

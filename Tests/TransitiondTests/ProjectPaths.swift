@@ -1,47 +1,5 @@
 import Foundation
-
-/// Where the project's files are, found from this source file's location,
-/// and the `transitiond` binary that `swift test` built beside the tests.
-enum ProjectPaths {
-    /// The repository root.
-    static let root: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    static func file(_ relative: String) -> String { root.appendingPathComponent(relative).path }
-
-    /// The third-party recordings handed to the project (beside the checkout).
-    static let shared: String = {
-        if let env = ProcessInfo.processInfo.environment["TRANSITIOND_SHARED_RECORDINGS"] { return env }
-        return root.deletingLastPathComponent().appendingPathComponent("shared/recordings").path
-    }()
-
-    static var hasShared: Bool { FileManager.default.fileExists(atPath: shared + "/evemu-devices") }
-
-    static func sharedFile(_ relative: String) -> String { shared + "/" + relative }
-
-    /// The project's own recordings.
-    static var ownRecordings: [String] {
-        let dir = file("Recordings")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
-        return names.filter { $0.hasSuffix(".events") }.sorted()
-    }
-
-    /// The built `transitiond` executable (beside the test bundle).
-    static let binary: String = {
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<3 {
-            let candidate = dir.appendingPathComponent("transitiond").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        // `swift test` from the repository root.
-        for configuration in ["debug", "release"] {
-            let candidate = file(".build/\(configuration)/transitiond")
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return "transitiond"
-    }()
-}
+import TestSupport
 
 /// The result of running the real `transitiond` process.
 struct ProcessResult {
