@@ -37,6 +37,7 @@ let package = Package(
         // The Unix socket server: clients, commands, back-pressure, access control.
         .target(name: "TransitionServer", dependencies: [
             "TransitionEngine", "EventStream", "Replay", "WireFormat",
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),

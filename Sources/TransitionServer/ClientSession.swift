@@ -68,10 +68,24 @@ final class ClientSession: @unchecked Sendable {
         deliver(lines)
     }
 
+    /// Writes a last line after whatever the channel holds (the socket
+    /// first if it holds nothing); completes when it is written.
+    func writeFinal(_ line: ByteBuffer) -> EventLoopFuture<Void> {
+        var rest = line
+        if channelPending == 0 {
+            switch descriptor.send(line) {
+            case .all: return channel.eventLoop.makeSucceededVoidFuture()
+            case .some(let written): rest.moveReaderIndex(forwardBy: written)
+            case .none: break
+            }
+        }
+        return channel.writeAndFlush(rest)
+    }
+
     /// Moves queued lines on while the socket or the channel takes them.
     func drain() {
         guard !closing else { return }
-        while channelPending == 0 || channel.isWritable, let line = outbox.next() {
+        while !closing, channelPending == 0 || channel.isWritable, let line = outbox.next() {
             deliver(line)
         }
         flush()

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
@@ -12,31 +13,54 @@ import NIOPosix
 /// `ServerBootstrap`, because it keeps each connection's descriptor: event
 /// lines go out with one plain `send(2)` each, and NIO's channel only reads
 /// commands and takes over the writes of a client that falls behind.
+///
+/// At most `inFlightLimit` connections are handed over and not yet
+/// registered (`registered(_:)`): past that it stops accepting, and a
+/// connect flood waits in the kernel's listen queue instead of in the
+/// event loop's task queue, where it would use up descriptors and delay
+/// everything else, shutdown included.
 final class ConnectionAcceptor: @unchecked Sendable {
-    /// Connections taken per hand-over, at most.
-    static let batchLimit = 256
+    /// Connections handed over and not yet registered, at most.
+    static let inFlightLimit = 256
+
+    private struct State {
+        var inFlight = 0
+        var paused = false
+        var stopping = false
+    }
 
     private let listening: CInt
+    private let path: String
     private let wake: (read: CInt, write: CInt)
-    private let pool = NIOThreadPool(numberOfThreads: 1)
+    private var pool: NIOThreadPool?
+    private let state = NIOLockedValueBox(State())
     private let logger: Logger
     private let deliver: @Sendable ([CInt]) -> Void
 
     /// Takes ownership of `listening`; `deliver` gets the new connections
-    /// (close-on-exec), on the acceptor's thread.
+    /// (close-on-exec), on the acceptor's thread, and must call
+    /// `registered(_:)` once it has dealt with them.
     init(listening: CInt, path: String, logger: Logger, deliver: @escaping @Sendable ([CInt]) -> Void) throws(SocketPathError) {
         var pipe: [CInt] = [-1, -1]
         guard Glibc.pipe(&pipe) == 0 else {
             throw SocketPathError(kind: .system, path: path, message: "cannot create a pipe: \(String(cString: strerror(errno)))")
         }
-        for fd in pipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        for fd in pipe {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
         self.listening = listening
+        self.path = path
         self.wake = (pipe[0], pipe[1])
         self.logger = logger
         self.deliver = deliver
     }
 
+    /// Starts the thread (once).
     func start() {
+        guard pool == nil else { return }
+        let pool = NIOThreadPool(numberOfThreads: 1)
+        self.pool = pool
         pool.start()
         pool.submit { [self] state in
             guard case .active = state else { return }
@@ -44,38 +68,71 @@ final class ConnectionAcceptor: @unchecked Sendable {
         }
     }
 
+    /// The server has dealt with `count` handed-over connections.
+    func registered(_ count: Int) {
+        let resume = state.withLockedValue { s -> Bool in
+            s.inFlight -= count
+            guard s.paused && s.inFlight < Self.inFlightLimit else { return false }
+            s.paused = false
+            return true
+        }
+        if resume { poke() }
+    }
+
     /// Stops accepting; the future completes (on `loop`) once the thread
-    /// has ended and the listening socket is closed.
+    /// has ended and the listening socket is closed. Also for an acceptor
+    /// that was never started.
     func stop(on loop: EventLoop) -> EventLoopFuture<Void> {
-        var byte: UInt8 = 1
-        _ = write(wake.write, &byte, 1)
+        state.withLockedValue { $0.stopping = true }
+        poke()
         let promise = loop.makePromise(of: Void.self)
-        pool.shutdownGracefully { [self] _ in
+        let closeAll: @Sendable () -> Void = { [self] in
             close(listening)
             close(wake.read)
             close(wake.write)
             promise.succeed(())
         }
+        if let pool {
+            pool.shutdownGracefully { _ in closeAll() }
+        } else {
+            closeAll()
+        }
         return promise.futureResult
+    }
+
+    private func poke() {
+        var byte: UInt8 = 1
+        _ = write(wake.write, &byte, 1)
     }
 
     // MARK: The thread
 
     private func acceptUntilStopped() {
         var batch: [CInt] = []
-        batch.reserveCapacity(Self.batchLimit)
+        batch.reserveCapacity(Self.inFlightLimit)
+        var failures = FailureReport()
         while true {
-            var fds = [pollfd(fd: listening, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&fds, 2, -1)
+            let room = state.withLockedValue { s -> Int in
+                let room = max(0, Self.inFlightLimit - s.inFlight)
+                s.paused = room == 0
+                return room
+            }
+            var fds = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: listening, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, room > 0 ? 2 : 1, -1)
             if ready < 0 {
                 if errno == EINTR { continue }
-                logger.error("cannot wait for connections: poll: \(String(cString: strerror(errno))); no longer accepting")
+                logger.error("cannot wait for connections on \(path): poll: \(String(cString: strerror(errno))); no longer accepting")
                 return
             }
-            if fds[1].revents != 0 { return }
+            if fds[0].revents != 0 {
+                var bytes = [UInt8](repeating: 0, count: 64)
+                _ = read(wake.read, &bytes, bytes.count)
+                if state.withLockedValue({ $0.stopping }) { return }
+                continue
+            }
             var pause = false
-            while batch.count < Self.batchLimit {
+            while batch.count < room {
                 let fd = accept(listening, nil, nil)
                 if fd >= 0 {
                     // (Glibc's module has no accept4.) NIO makes it non-blocking.
@@ -87,19 +144,40 @@ final class ConnectionAcceptor: @unchecked Sendable {
                 if error == EINTR || error == ECONNABORTED || error == EPROTO { continue }
                 if error == EAGAIN || error == EWOULDBLOCK { break }
                 // Out of descriptors or memory: the connection stays queued;
-                // say so and try again in a moment rather than spin.
-                logger.warning("cannot accept a connection: \(String(cString: strerror(error))); retrying in 100 ms")
+                // say so (now and then) and try again in a moment rather than spin.
+                if let message = failures.note(error) { logger.warning("cannot accept a connection on \(path): \(message)") }
                 pause = true
                 break
             }
             if !batch.isEmpty {
+                state.withLockedValue { $0.inFlight += batch.count }
                 deliver(batch)
                 batch.removeAll(keepingCapacity: true)
             }
             if pause {
                 var wakeOnly = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
-                if poll(&wakeOnly, 1, 100) > 0 { return }
+                _ = poll(&wakeOnly, 1, 100)
+                if state.withLockedValue({ $0.stopping }) { return }
             }
+        }
+    }
+
+    /// Says why accepting failed at most every 10 s, with how often.
+    private struct FailureReport {
+        private var last: timespec? = nil
+        private var suppressed = 0
+
+        mutating func note(_ error: Int32) -> String? {
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            if let last, now.tv_sec - last.tv_sec < 10 {
+                suppressed += 1
+                return nil
+            }
+            let more = suppressed > 0 ? " (and \(suppressed) times since the last report)" : ""
+            last = now
+            suppressed = 0
+            return "\(String(cString: strerror(error)))\(more); retrying every 100 ms"
         }
     }
 }

@@ -60,15 +60,37 @@ public final class TransitionServer: @unchecked Sendable {
         let acceptor: ConnectionAcceptor
         do {
             acceptor = try ConnectionAcceptor(listening: listening, path: options.socketPath, logger: logger) { [self] fds in
-                loop.execute { [self] in fds.forEach(register) }
+                loop.execute { [self] in
+                    fds.forEach(register)
+                    self.acceptor?.registered(fds.count)
+                }
             }
         } catch {
             Glibc.close(listening)
             SocketFile.remove(options.socketPath)
             throw error
         }
-        try loop.submit { [self] in self.acceptor = acceptor }.wait()
-        acceptor.start()
+        // Installed and started on the loop, so that a shutdown (a signal
+        // during start-up) comes either before — and nothing is served — or
+        // after, and stops it.
+        let installed: Bool
+        do {
+            installed = try loop.submit { [self] () -> Bool in
+                guard !isShuttingDown else { return false }
+                self.acceptor = acceptor
+                acceptor.start()
+                return true
+            }.wait()
+        } catch {
+            _ = acceptor.stop(on: loop)
+            SocketFile.remove(options.socketPath)
+            throw error
+        }
+        guard installed else {
+            _ = acceptor.stop(on: loop)
+            SocketFile.remove(options.socketPath)
+            return
+        }
         logger.info("serving \(options.socketPath) (mode \(String(options.socketMode, radix: 8)))")
         loop.execute { [self] in startHostIfReady() }
     }
@@ -157,8 +179,7 @@ public final class TransitionServer: @unchecked Sendable {
 
     private func overflow(_ client: ClientSession) {
         logger.warning("\(client.label) fell behind by more than \(options.backlogLimit) bytes: disconnecting")
-        sendDirect(client, errorLine("backlog", "you fell behind by more than \(options.backlogLimit) bytes; reconnect", id: nil))
-        close(client)
+        closeWithError(client, errorLine("backlog", "you fell behind by more than \(options.backlogLimit) bytes; reconnect", id: nil))
     }
 
     // MARK: Clients
@@ -166,6 +187,19 @@ public final class TransitionServer: @unchecked Sendable {
     /// A connection from the acceptor: wraps it in a NIO channel (which
     /// reads its commands) and keeps a duplicate descriptor for writing.
     private func register(_ fd: CInt) {
+        if isShuttingDown {
+            Glibc.close(fd)
+            return
+        }
+        if clients.count >= options.maxClients {
+            // Refused before any work (no channel, no /proc read), so that a
+            // connect flood costs little; said in the log now and then.
+            let refused = ConnectionDescriptor(fd)
+            _ = refused.send(errorLine("too-many-clients", "the daemon serves at most \(options.maxClients) clients", id: nil))
+            refused.close()
+            noteRefusal()
+            return
+        }
         let duplicate = fcntl(fd, F_DUPFD_CLOEXEC, 0)
         guard duplicate >= 0 else {
             logger.warning("dropped a connection: cannot duplicate its descriptor: \(String(cString: strerror(errno)))")
@@ -198,9 +232,8 @@ public final class TransitionServer: @unchecked Sendable {
             return client
         }
         if clients.count >= options.maxClients {
-            logger.warning("refused a connection: already \(clients.count) clients (max_clients)")
-            sendDirect(client, errorLine("too-many-clients", "the daemon serves at most \(options.maxClients) clients", id: nil))
-            close(client)
+            noteRefusal()
+            closeWithError(client, errorLine("too-many-clients", "the daemon serves at most \(options.maxClients) clients", id: nil))
             return client
         }
         clients.append(client)
@@ -221,8 +254,7 @@ public final class TransitionServer: @unchecked Sendable {
                 handle(line, from: client)
             case .tooLong:
                 logger.notice("\(client.label) sent a line over \(options.lineLimit) bytes: closing")
-                sendDirect(client, errorLine("line-too-long", "a command line is at most \(options.lineLimit) bytes", id: nil))
-                close(client)
+                closeWithError(client, errorLine("line-too-long", "a command line is at most \(options.lineLimit) bytes", id: nil))
                 return
             }
             if client.closing { return }
@@ -249,10 +281,32 @@ public final class TransitionServer: @unchecked Sendable {
         return true
     }
 
-    /// Writes a line past the outbox (a final error), best effort.
-    private func sendDirect(_ client: ClientSession, _ line: ByteBuffer) {
-        if client.isCaughtUp, client.descriptor.send(line) == .all { return }
-        client.channel.writeAndFlush(line, promise: nil)
+    /// Sends a last line (an error) after what the client already has in
+    /// flight, then closes the connection once the line is written, or after
+    /// 1 s. Lines still in its outbox are dropped: it is being cut off.
+    private func closeWithError(_ client: ClientSession, _ line: ByteBuffer) {
+        client.closing = true
+        remove(client)
+        let written = client.writeFinal(line)
+        let deadline = loop.scheduleTask(in: .seconds(1)) { client.channel.close(promise: nil) }
+        written.whenComplete { _ in
+            deadline.cancel()
+            client.channel.close(promise: nil)
+            client.descriptor.close()
+        }
+    }
+
+    private var refusals = 0
+    private var lastRefusalReport: NIODeadline? = nil
+
+    /// Logs refusals for max_clients: the first, then at most every 10 s.
+    private func noteRefusal() {
+        refusals += 1
+        let now = NIODeadline.now()
+        if let last = lastRefusalReport, now - last < .seconds(10) { return }
+        lastRefusalReport = now
+        logger.warning("refused \(refusals == 1 ? "a connection" : "\(refusals) connections"): already \(clients.count) clients (max_clients)")
+        refusals = 0
     }
 
     private func close(_ client: ClientSession) {

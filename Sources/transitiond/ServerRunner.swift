@@ -23,6 +23,9 @@ enum ServerRunner {
 
     static func run(options: ServerOptions, logger: Logger, stopWhenInputEnds: Bool,
                     host makeHost: (EventLoop) -> EngineHost) throws {
+        // A daemon must not die because a reader went away: a client (writes
+        // use MSG_NOSIGNAL anyway) or whoever reads its log on a pipe.
+        signal(SIGPIPE, SIG_IGN)
         raiseFileLimit(logger: logger)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { try? group.syncShutdownGracefully() }

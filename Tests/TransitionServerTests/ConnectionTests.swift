@@ -117,13 +117,13 @@ struct ConnectionAcceptorTests {
         #expect(throws: SocketPathError.self) { try ListeningSocket.open(path: path, mode: 0o640, backlog: 16) }
     }
 
-    @Test func everyConnectionIsHandedOverAndStopEndsAccepting() throws {
+    @Test func connectionsAreHandedOverAtMostALimitAtATimeAndStopEndsAccepting() throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { try? group.syncShutdownGracefully() }
         let loop = group.next()
         let path = temporarySocketPath()
         defer { unlink(path) }
-        let listening = try ListeningSocket.open(path: path, mode: 0o600, backlog: 64)
+        let listening = try ListeningSocket.open(path: path, mode: 0o600, backlog: 128)
         let delivered = LockedDescriptors()
         let arrived = DispatchSemaphore(value: 0)
         let acceptor = try ConnectionAcceptor(listening: listening, path: path, logger: Logger(label: "test")) { fds in
@@ -131,19 +131,27 @@ struct ConnectionAcceptorTests {
             for _ in fds { arrived.signal() }
         }
         acceptor.start()
-        let count = 300  // more than one hand-over's batch of 256
+        let limit = ConnectionAcceptor.inFlightLimit
+        let count = limit + 44
         var clients: [CInt] = []
         for _ in 0..<count {
             let fd = connect(path)
             #expect(fd >= 0)
             clients.append(fd)
         }
-        for i in 0..<count {
-            guard arrived.wait(timeout: .now() + 10) == .success else {
-                Issue.record("only \(i) of \(count) connections handed over within 10 s")
-                break
+        func waitFor(_ n: Int) {
+            for i in 0..<n where arrived.wait(timeout: .now() + 10) != .success {
+                Issue.record("only \(i) of \(n) connections handed over within 10 s")
+                return
             }
         }
+        // Nothing registered yet: it stops at the limit; the rest wait in
+        // the listen queue until the server says it dealt with some.
+        waitFor(limit)
+        #expect(arrived.wait(timeout: .now() + 0.3) == .timedOut, "no more than \(limit) in flight")
+        #expect(delivered.withLock { $0.count } == limit)
+        acceptor.registered(limit)
+        waitFor(count - limit)
         let accepted = delivered.withLock { $0 }
         #expect(accepted.count == count)
         #expect(Set(accepted).count == count)
@@ -153,8 +161,23 @@ struct ConnectionAcceptorTests {
         }
         clients.forEach { close($0) }
         try acceptor.stop(on: loop).wait()
-        #expect(fcntl(listening, F_GETFD) == -1, "the listening socket is closed")
-        #expect(connect(path) == -1, "nobody accepts after stop")
+        // (Descriptor numbers are reused by tests running in parallel: ask
+        // the path instead.) The listening socket is closed.
+        #expect(connect(path) == -1, "nobody listens after stop")
+    }
+
+    @Test func anAcceptorNeverStartedStopsToo() throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let path = temporarySocketPath()
+        defer { unlink(path) }
+        let listening = try ListeningSocket.open(path: path, mode: 0o600, backlog: 4)
+        let acceptor = try ConnectionAcceptor(listening: listening, path: path, logger: Logger(label: "test")) { _ in }
+        let before = connect(path)
+        #expect(before >= 0, "the kernel queues a connection even before anyone accepts")
+        close(before)
+        try acceptor.stop(on: group.next()).wait()
+        #expect(connect(path) == -1, "nobody listens after stop")
     }
 }
 
