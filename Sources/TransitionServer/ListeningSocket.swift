@@ -11,17 +11,8 @@ enum ListeningSocket {
     static func open(path: String, mode: UInt32, backlog: Int32) throws(SocketPathError) -> CInt {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw failure(path, "cannot create a socket") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: Array(path.utf8).prefix(raw.count - 1))
-        }
         let previous = umask(0o177)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let bound = SocketFile.withAddress(path) { bind(fd, $0, $1) }
         let bindError = errno
         umask(previous)
         guard bound == 0 else {

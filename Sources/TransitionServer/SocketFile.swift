@@ -53,18 +53,21 @@ public enum SocketFile {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return .refused }
         defer { close(fd) }
+        let result = withAddress(path) { connect(fd, $0, $1) }
+        return result == 0 ? .answers : .refused
+    }
+
+    /// Calls `body` with `path` as a Unix socket address (for `bind` and
+    /// `connect`); the path's length is checked by `prepare`.
+    static func withAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            let bytes = Array(path.utf8)
-            raw.copyBytes(from: bytes.prefix(raw.count - 1))
+            raw.copyBytes(from: Array(path.utf8).prefix(raw.count - 1))
         }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        return result == 0 ? .answers : .refused
     }
 
     /// Sets the socket file's permission bits.

@@ -111,42 +111,29 @@ public final class TransitionServer: @unchecked Sendable {
     // MARK: Events
 
     /// Encodes each event once and hands the same bytes to every client
-    /// that wants them; flushes each client once per batch. A batch of
-    /// several events (the loop catching up after a busy moment) goes to each
-    /// caught-up client that takes every transition as one write, so that
-    /// falling behind costs fewer writes and wake-ups, not more.
+    /// that wants them; flushes each client once per batch. A client that
+    /// is caught up and takes every transition gets the whole batch as one
+    /// write (several events when the loop catches up after a busy moment,
+    /// so falling behind costs fewer writes and wake-ups, not more); any
+    /// other gets each line it wants through its outbox.
     func broadcast(_ events: [TransitionEvent]) {
-        guard !clients.isEmpty, let first = events.first else { return }
-        if events.count == 1 {
-            let (line, priority) = encodeLine(first)
-            for client in clients where client.wants(first.transition) {
-                if !client.send(line, priority) { overflow(client) }
-            }
-        } else {
-            var lines: [(line: ByteBuffer, priority: ClientOutbox.Priority, transition: Int)] = []
-            lines.reserveCapacity(events.count)
-            var size = 0
-            for event in events {
-                let (line, priority) = encodeLine(event)
-                lines.append((line, priority, event.transition))
-                size += line.readableBytes
-            }
-            var joined: ByteBuffer? = nil
-            for client in clients {
-                if client.filter == nil && client.isCaughtUp && !client.closing {
-                    if joined == nil {
-                        var all = allocator.buffer(capacity: size)
-                        for entry in lines { all.writeImmutableBuffer(entry.line) }
-                        joined = all
-                    }
-                    client.sendInOrder(joined!)
-                    continue
+        guard !clients.isEmpty, !events.isEmpty else { return }
+        let lines = events.map(encodeLine)
+        var joined: ByteBuffer? = lines.count == 1 ? lines[0].line : nil
+        for client in clients {
+            if client.filter == nil && client.isCaughtUp && !client.closing {
+                if joined == nil {
+                    var all = allocator.buffer(capacity: lines.reduce(0) { $0 + $1.line.readableBytes })
+                    for entry in lines { all.writeImmutableBuffer(entry.line) }
+                    joined = all
                 }
-                for entry in lines where client.wants(entry.transition) {
-                    if !client.send(entry.line, entry.priority) {
-                        overflow(client)
-                        break
-                    }
+                client.sendInOrder(joined!)
+                continue
+            }
+            for entry in lines where client.wants(entry.transition) {
+                if !client.send(entry.line, entry.priority) {
+                    overflow(client)
+                    break
                 }
             }
         }
@@ -155,7 +142,7 @@ public final class TransitionServer: @unchecked Sendable {
 
     /// One event's line (with the `sent` stamp when measuring), and how a
     /// client that falls behind may treat it.
-    private func encodeLine(_ event: TransitionEvent) -> (ByteBuffer, ClientOutbox.Priority) {
+    private func encodeLine(_ event: TransitionEvent) -> (line: ByteBuffer, priority: ClientOutbox.Priority, transition: Int) {
         writer.reset()
         encoder.encode(event, into: writer)
         var line = allocator.buffer(capacity: writer.count + 32)
@@ -172,8 +159,8 @@ public final class TransitionServer: @unchecked Sendable {
             }
         }
         switch event.kind {
-        case .changed, .animating: return (line, .coalescible(transition: event.transition))
-        case .began, .ended, .finished, .cancelled: return (line, .essential(transition: event.transition))
+        case .changed, .animating: return (line, .coalescible(transition: event.transition), event.transition)
+        case .began, .ended, .finished, .cancelled: return (line, .essential(transition: event.transition), event.transition)
         }
     }
 
@@ -195,7 +182,7 @@ public final class TransitionServer: @unchecked Sendable {
             // Refused before any work (no channel, no /proc read), so that a
             // connect flood costs little; said in the log now and then.
             let refused = ConnectionDescriptor(fd)
-            _ = refused.send(errorLine("too-many-clients", "the daemon serves at most \(options.maxClients) clients", id: nil))
+            _ = refused.send(tooManyClientsLine())
             refused.close()
             noteRefusal()
             return
@@ -233,7 +220,7 @@ public final class TransitionServer: @unchecked Sendable {
         }
         if clients.count >= options.maxClients {
             noteRefusal()
-            closeWithError(client, errorLine("too-many-clients", "the daemon serves at most \(options.maxClients) clients", id: nil))
+            closeWithError(client, tooManyClientsLine())
             return client
         }
         clients.append(client)
@@ -294,6 +281,10 @@ public final class TransitionServer: @unchecked Sendable {
             client.channel.close(promise: nil)
             client.descriptor.close()
         }
+    }
+
+    private func tooManyClientsLine() -> ByteBuffer {
+        errorLine("too-many-clients", "the daemon serves at most \(options.maxClients) clients", id: nil)
     }
 
     private var refusals = 0

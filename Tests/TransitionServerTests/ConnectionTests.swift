@@ -96,12 +96,7 @@ struct ConnectionAcceptorTests {
 
     private func connect(_ path: String) -> CInt {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8).prefix($0.count - 1)) }
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let rc = SocketFile.withAddress(path) { Glibc.connect(fd, $0, $1) }
         if rc != 0 { close(fd); return -1 }
         return fd
     }
