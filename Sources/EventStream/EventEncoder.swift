@@ -63,6 +63,7 @@ public struct EventEncoder: Sendable {
             switch reason {
             case .released: w.raw("released")
             case .deviceLost: w.raw("device-lost")
+            case .clientLost: w.raw("client-lost")
             case .command: w.raw("command")
             case .shutdown: w.raw("shutdown")
             }

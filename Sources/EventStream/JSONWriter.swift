@@ -116,18 +116,21 @@ public struct JSONWriter: @unchecked Sendable {
     public func integer<T: BinaryInteger>(_ value: T) {
         if value < 0 {
             byte(UInt8(ascii: "-"))
-            digits(UInt64(0 &- Int64(truncatingIfNeeded: value)) , minimumWidth: 1)
+            digits(UInt64(truncatingIfNeeded: value.magnitude), minimumWidth: 1)
         } else {
             digits(UInt64(truncatingIfNeeded: value), minimumWidth: 1)
         }
     }
 
     /// A number rounded to six decimals. Non-finite values (which the engine
-    /// never produces) are written as 0 to keep the line valid JSON.
+    /// never produces) are written as 0 to keep the line valid JSON; a
+    /// magnitude of 9e12 or more, where six decimals no longer fit the
+    /// integer path, is written as Swift prints it (`1e+19`, valid JSON).
+    /// Never traps, whatever the value.
     @inline(__always)
     public func number(_ value: Double) {
         guard value.isFinite, abs(value) < 9e12 else {
-            if value.isFinite { integer(Int64(value)) } else { byte(UInt8(ascii: "0")) }
+            if value.isFinite { large(value) } else { byte(UInt8(ascii: "0")) }
             return
         }
         let scaled = (value * 1_000_000).rounded()
@@ -142,6 +145,13 @@ public struct JSONWriter: @unchecked Sendable {
         while fraction % 10 == 0 { fraction /= 10; width -= 1 }
         byte(UInt8(ascii: "."))
         digits(fraction, minimumWidth: width)
+    }
+
+    /// A finite number too large for the six-decimal path.
+    private func large(_ value: Double) {
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        raw(Array(text.utf8))
     }
 
     /// Decimal digits of `value`, zero-padded to `minimumWidth`.

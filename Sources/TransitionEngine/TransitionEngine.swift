@@ -129,6 +129,11 @@ public struct TransitionEngine: Sendable {
         case drive(progress: Double)
         case release(velocity: Double?)
         case cancel
+        /// The client whose `drive` commands drive it went away: a driven
+        /// interaction ends with a cancel (reason `client-lost`) and animates
+        /// back; anything else (a finger drives it, or it is no longer
+        /// interacting) is left alone and refused with `not-active`.
+        case driverLost
     }
 
     /// Carries out a command; the events it causes are appended to `events`.
@@ -148,6 +153,8 @@ public struct TransitionEngine: Sendable {
         case .cancel:
             // A finger-driven transition's fingers stay claimed until they lift.
             action = machines[i].handleCancelCommand(at: t)
+        case .driverLost:
+            action = machines[i].handleDriverLost(at: t)
         }
         if case .refused(let code, let message) = action { return .refused(code: code, message: message) }
         perform(action, transition: i, time: t, into: &events)

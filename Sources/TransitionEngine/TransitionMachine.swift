@@ -212,6 +212,21 @@ public struct TransitionMachine: Sendable {
         }
     }
 
+    /// The client driving the transition by commands went away: a driven
+    /// interaction ends with a cancel (reason `client-lost`) and animates
+    /// back. A finger's interaction, an animation or idle is not its to end.
+    public mutating func handleDriverLost(at time: Double) -> Action {
+        switch state {
+        case .idle, .animating:
+            return .refused(code: "not-active", message: "no command is driving \(spec.name)")
+        case .interacting(let interaction):
+            guard interaction.driven else {
+                return .refused(code: "not-active", message: "a gesture, not a command, is driving \(spec.name)")
+            }
+            return end(interaction, at: time, velocity: 0, decision: .cancel, reason: .clientLost)
+        }
+    }
+
     /// Shutdown: whatever is in flight is cancelled at once.
     public mutating func handleShutdown(at time: Double) -> Action {
         switch state {

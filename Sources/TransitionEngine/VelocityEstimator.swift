@@ -98,6 +98,8 @@ public enum Decision: String, Sendable, Equatable {
 public enum EndReason: String, Sendable, Equatable {
     case released
     case deviceLost = "device-lost"
+    /// The client whose commands drove the transition went away.
+    case clientLost = "client-lost"
     case command
     case shutdown
 }

@@ -52,6 +52,17 @@ public struct CommandError: Error, Sendable, Equatable {
     }
 }
 
+/// The ranges of the numbers a command may carry, checked where the line is
+/// read, so that nothing a client sends reaches the engine or the stream
+/// writer as an extreme or non-finite value. `-0` reads as 0.
+public enum CommandLimits {
+    /// `drive`'s `progress`.
+    public static let progress: ClosedRange<Double> = 0...1
+    /// `release`'s `velocity`, either way, in progress per second: a whole
+    /// transition in a millisecond, far beyond any finger.
+    public static let velocity: Double = 1000
+}
+
 /// Reads one command line: strict JSON, then the command's fields with
 /// their types. Every problem is a `CommandError` with the protocol's code.
 public enum CommandDecoder {
@@ -118,10 +129,13 @@ public enum CommandDecoder {
             switch needTransition() {
             case .failure(let e): return .failure(e)
             case .success(let t):
-                guard let p = value["progress"]?.double, p.isFinite else {
-                    return fail("bad-field", "'progress' must be a number")
+                guard let p = value["progress"]?.double else {
+                    return fail("bad-field", "'progress' must be a number from 0 to 1")
                 }
-                return .success((.drive(transition: t, progress: p), id))
+                guard p.isFinite, CommandLimits.progress.contains(p) else {
+                    return fail("bad-field", "'progress' must be a number from 0 to 1 (got \(p))")
+                }
+                return .success((.drive(transition: t, progress: p + 0), id))
             }
         case "release":
             switch needTransition() {
@@ -129,8 +143,12 @@ public enum CommandDecoder {
             case .success(let t):
                 var velocity: Double? = nil
                 if let field = value["velocity"] {
-                    guard let v = field.double, v.isFinite else { return fail("bad-field", "'velocity' must be a number") }
-                    velocity = v
+                    let range = "from \(-CommandLimits.velocity) to \(CommandLimits.velocity) (progress per second)"
+                    guard let v = field.double else { return fail("bad-field", "'velocity' must be a number \(range)") }
+                    guard v.isFinite, abs(v) <= CommandLimits.velocity else {
+                        return fail("bad-field", "'velocity' must be a number \(range) (got \(v))")
+                    }
+                    velocity = v + 0
                 }
                 return .success((.release(transition: t, velocity: velocity), id))
             }

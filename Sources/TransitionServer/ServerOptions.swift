@@ -19,10 +19,14 @@ public struct ServerOptions: Sendable, Equatable {
     /// Start feeding the engine only once this many clients are connected
     /// (a replay that every test client sees from the start).
     public var startAfterClients: Int
+    /// Shut down (closing every client) when the input has no more: a
+    /// replay that is not held.
+    public var closeWhenInputEnds: Bool
 
     public init(socketPath: String, socketMode: UInt32 = 0o660, maxClients: Int = 256,
                 backlogLimit: Int = 1 << 20, allowUIDs: [UInt32] = [], allowGIDs: [UInt32] = [],
-                lineLimit: Int = 64 * 1024, stampSent: Bool = false, startAfterClients: Int = 0) {
+                lineLimit: Int = 64 * 1024, stampSent: Bool = false, startAfterClients: Int = 0,
+                closeWhenInputEnds: Bool = false) {
         self.socketPath = socketPath
         self.socketMode = socketMode
         self.maxClients = maxClients
@@ -32,5 +36,6 @@ public struct ServerOptions: Sendable, Equatable {
         self.lineLimit = lineLimit
         self.stampSent = stampSent
         self.startAfterClients = startAfterClients
+        self.closeWhenInputEnds = closeWhenInputEnds
     }
 }

@@ -30,23 +30,26 @@ enum ServerRunner {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { try? group.syncShutdownGracefully() }
         let loop = group.next()
+        var options = options
+        options.closeWhenInputEnds = stopWhenInputEnds
         let server = TransitionServer(loop: loop, options: options, host: makeHost(loop), logger: logger)
-        if stopWhenInputEnds {
-            server.onInputFinished = {
-                logger.info("the replay has ended: closing")
-                _ = server.shutdown()
-            }
-        }
+        // What a service manager or a terminal sends: SIGINT and SIGTERM
+        // stop the daemon cleanly; SIGHUP (a reload request, or a closed
+        // terminal) is said in the log and the daemon keeps serving with the
+        // configuration it started with; SIGPIPE is ignored (above).
         // A parent may have started us with these blocked; we need them.
         var unblock = sigset_t()
         sigemptyset(&unblock)
-        sigaddset(&unblock, SIGINT)
-        sigaddset(&unblock, SIGTERM)
+        for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&unblock, number) }
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
-        let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+        let signals = [SIGINT, SIGTERM, SIGHUP].map { number -> DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
+                if number == SIGHUP {
+                    logger.notice("SIGHUP: reloading the configuration is not supported yet; still serving with the one it started with")
+                    return
+                }
                 logger.info("signal \(number): shutting down")
                 _ = server.shutdown()
             }

@@ -3,8 +3,9 @@ import Glibc
 #endif
 import Synchronization
 
-/// SIGINT and SIGTERM as a flag that a blocking loop checks between waits
-/// (installed without SA_RESTART, so a signal also interrupts `poll`).
+/// SIGINT, SIGTERM and SIGHUP (the terminal went away) as a flag that a
+/// blocking loop checks between waits (installed without SA_RESTART, so a
+/// signal also interrupts `poll`): `record` and `subscribe` stop cleanly.
 enum StopSignal {
     private static let flag = Atomic<Bool>(false)
 
@@ -15,7 +16,7 @@ enum StopSignal {
     static func install() {
         var unblock = sigset_t()
         sigemptyset(&unblock)
-        for signal in [SIGINT, SIGTERM] {
+        for signal in [SIGINT, SIGTERM, SIGHUP] {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { _ in StopSignal.flag.store(true, ordering: .relaxed) }
             sigemptyset(&action.sa_mask)
@@ -26,7 +27,7 @@ enum StopSignal {
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     }
 
-    /// Whether SIGINT or SIGTERM has arrived.
+    /// Whether SIGINT, SIGTERM or SIGHUP has arrived.
     static var requested: Bool { flag.load(ordering: .relaxed) }
 
     /// Sleeps `seconds`, returning early (false) when a stop is requested.

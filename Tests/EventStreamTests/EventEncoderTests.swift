@@ -24,7 +24,21 @@ struct JSONWriterTests {
         #expect(text { $0.number(.infinity) } == "0")
     }
 
+    /// Beyond the six-decimal path the writer falls back to Swift's own
+    /// shortest form, which is valid JSON; it never traps (a release
+    /// velocity of 1e19 used to kill the daemon here).
+    @Test(arguments: [
+        (9e12, "9000000000000"), (1e19, "1e+19"), (-1e19, "-1e+19"), (1e308, "1e+308"),
+        (-1.7976931348623157e308, "-1.7976931348623157e+308"), (9.3e18, "9.3e+18"),
+    ])
+    func largeNumbersStayValidJSON(_ value: Double, _ expected: String) throws {
+        let written = text { $0.number(value) }
+        #expect(written == expected)
+        #expect(Double(written) == value)
+    }
+
     @Test func integers() {
+        #expect(text { $0.integer(Int64.min) } == "-9223372036854775808")
         #expect(text { $0.integer(0) } == "0")
         #expect(text { $0.integer(UInt64(18_446_744_073_709_551_615)) } == "18446744073709551615")
         #expect(text { $0.integer(-42) } == "-42")

@@ -52,6 +52,29 @@ struct CommandTests {
         #expect(h.first(.ended)!.decision == .finish)
     }
 
+    @Test func aLostDriverCancelsADrivenTransitionAndAnimatesItBack() {
+        var h = harness()
+        command(&h, .drive(progress: 0.6), at: 1.0)
+        #expect(command(&h, .driverLost, at: 1.5) == .done)
+        let ended = h.first(.ended)!
+        #expect(ended.decision == .cancel && ended.reason == .clientLost && ended.progress == 0.6)
+        h.settle()
+        #expect(h.all(.animating).count > 1)
+        #expect(h.events.last?.kind == .cancelled && h.events.last?.progress == 0)
+    }
+
+    @Test func aLostDriverLeavesAFingersGestureAndAnAnimationAlone() {
+        var h = harness()
+        h.drag(ramp(from: 0.01, to: 0.2, t0: 0, t1: 0.1))
+        let before = h.events.count
+        #expect(command(&h, .driverLost, at: 0.11) != .done)
+        #expect(h.events.count == before)
+        var animating = harness()
+        command(&animating, .run(.finish), at: 1.0)
+        #expect(command(&animating, .driverLost, at: 1.01) != .done)
+        #expect(animating.first(.ended)?.reason == .command)
+    }
+
     @Test func driveWhileAFingerDrivesIsBusy() {
         var h = harness()
         h.drag(ramp(from: 0.01, to: 0.2, t0: 0, t1: 0.1))

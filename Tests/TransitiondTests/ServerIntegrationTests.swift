@@ -278,6 +278,11 @@ struct ServerIntegrationTests {
         let (daemon, socket) = try heldDaemon(serverConfig: "max_clients = 2")
         let client = try LineClient(path: socket)
         #expect(client.readLine().map(typeOf) == "hello")
+        // The second slot is taken too, so that every connection of the
+        // flood is refused (one that is admitted and closes at once frees
+        // its slot as soon as it is gone).
+        let filler = try LineClient(path: socket)
+        #expect(filler.readLine().map(typeOf) == "hello")
         let baseline = daemon.openFileCount()
 
         let flood = Process()

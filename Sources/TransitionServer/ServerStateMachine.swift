@@ -1,0 +1,655 @@
+import Logging
+import NIOCore
+import TransitionEngine
+
+/// A client of the server, as the state machine and its executor name it.
+/// Numbers rise from 1 in the order connections arrive.
+public struct ClientID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let number: Int
+    public init(_ number: Int) { self.number = number }
+    public static func < (a: ClientID, b: ClientID) -> Bool { a.number < b.number }
+    public var description: String { "client \(number)" }
+}
+
+/// How a client is connected. Each transport is an adapter that turns its
+/// connections into the machine's inputs; nothing else is per transport.
+public enum ClientTransport: String, Sendable, Equatable {
+    case unixSocket = "unix"
+}
+
+/// One engine event's line, encoded once for every client.
+public struct EventLine: Sendable, Equatable {
+    public var bytes: ByteBuffer
+    public var transition: Int
+    /// `began`, `ended`, `finished`, `cancelled`: never coalesced away.
+    public var essential: Bool
+
+    public init(bytes: ByteBuffer, transition: Int, essential: Bool) {
+        self.bytes = bytes
+        self.transition = transition
+        self.essential = essential
+    }
+}
+
+/// A command for the engine that a client line (or a client going away)
+/// turned into; the executor carries it out and reports the outcome with
+/// `commandCompleted(_:outcome:events:)`.
+public struct EngineRequest: Sendable, Equatable {
+    /// Who asked: nil when the server itself asks (a driving client left).
+    public var client: ClientID?
+    public var command: TransitionEngine.Command
+    public var transition: Int
+    /// The command's name on the wire (for the `ok` reply).
+    public var name: String
+    public var id: RequestID?
+}
+
+/// The socket server's rules as a value: which clients there are and what
+/// each wants, what every input means for each of them, and when the server
+/// starts, shuts down and is closed. No I/O and no clock: each input is a
+/// `mutating func` that appends `Action`s for the executor
+/// (`TransitionServer`) to perform, in order; the executor reports what
+/// happened (a short write, a completed channel write, a client gone) as
+/// further inputs. An input that makes no sense in the current state is
+/// logged at error level with the state and otherwise ignored.
+///
+/// Writes to a client go one of two ways. While it is caught up (nothing
+/// handed to its channel unwritten, nothing queued), a batch of lines is
+/// one `send` action: the executor writes it with one `send(2)` and reports
+/// only a short write (`sendFellShort`). The rest of a short write, and
+/// every later line, goes to the channel (`handToChannel`), which waits
+/// for the socket to drain and reports each completed write
+/// (`channelWrote`). While the channel holds `highWater` bytes or more,
+/// lines wait in the client's outbox, where `changed`/`animating` lines of
+/// a transition coalesce to the newest; past `backlogLimit` bytes the
+/// client gets a final `backlog` error and is closed.
+public struct ServerStateMachine: Sendable {
+    // MARK: Settings
+
+    /// What the rules depend on (the config's `[server]`, the transitions).
+    public struct Settings: Sendable {
+        public var maxClients: Int
+        public var backlogLimit: Int
+        public var lineLimit: Int
+        /// Bytes a client's channel may hold before lines wait in its outbox.
+        public var highWater: Int
+        /// Start the input once this many clients are connected.
+        public var startAfterClients: Int
+        /// Shut down when the input has no more (a replay that is not held).
+        public var closeWhenInputEnds: Bool
+        public var policy: AccessPolicy
+        /// Transition names, by index.
+        public var transitions: [String]
+        /// Log (at debug level) each client that connects and leaves; off,
+        /// a connect flood costs no log text.
+        public var logClients: Bool
+
+        public init(maxClients: Int = 256, backlogLimit: Int = 1 << 20, lineLimit: Int = 64 * 1024,
+                    highWater: Int = 64 * 1024, startAfterClients: Int = 0, closeWhenInputEnds: Bool = false,
+                    policy: AccessPolicy = AccessPolicy(uids: [], gids: []), transitions: [String],
+                    logClients: Bool = false) {
+            self.logClients = logClients
+            self.maxClients = maxClients
+            self.backlogLimit = backlogLimit
+            self.lineLimit = lineLimit
+            self.highWater = highWater
+            self.startAfterClients = startAfterClients
+            self.closeWhenInputEnds = closeWhenInputEnds
+            self.policy = policy
+            self.transitions = transitions
+        }
+    }
+
+    // MARK: State
+
+    /// The server's phase.
+    public enum Phase: String, Sendable, Equatable {
+        /// Binding; not accepting yet.
+        case starting
+        /// Accepting, the input not started until enough clients are here.
+        case waitingForClients = "waiting-for-clients"
+        /// Accepting, the input running.
+        case serving
+        /// Stopping the input, then saying goodbye to every client.
+        case shuttingDown = "shutting-down"
+        case closed
+    }
+
+    /// A client's phase.
+    public enum ClientPhase: String, Sendable, Equatable {
+        /// Admitted (it holds a slot); its connection is being set up.
+        case settingUp = "setting-up"
+        /// Has its `hello`; gets the stream and may send commands.
+        case open
+        /// Its last lines are on their way; it gets nothing more.
+        case closing
+    }
+
+    struct Client: Sendable {
+        let id: ClientID
+        let transport: ClientTransport
+        var phase: ClientPhase = .settingUp
+        var peer: PeerCredentials? = nil
+        /// Transition indices it wants; nil = all.
+        var filter: Set<Int>? = nil
+        var framer: LineFramer
+        var outbox: ClientOutbox
+        /// Writes handed to the channel and not yet reported written.
+        var channelWrites = 0
+        var channelBytes = 0
+
+        var label: String { peer.map { "\(id) (\($0))" } ?? id.description }
+        var isCaughtUp: Bool { channelWrites == 0 && outbox.isEmpty }
+        func wants(_ transition: Int) -> Bool { filter?.contains(transition) ?? true }
+    }
+
+    public let settings: Settings
+    public private(set) var phase: Phase = .starting
+    /// Clients by rising id (arrival order).
+    private var clients: [Client] = []
+    private var nextClient = 1
+    private var accepting = false
+    private var inputStopped = false
+    /// Per transition, the client whose `drive` commands drive it.
+    private var drivers: [Int: ClientID] = [:]
+    private var names: [String: Int] = [:]
+
+    public init(settings: Settings) {
+        self.settings = settings
+        for (i, name) in settings.transitions.enumerated() { names[name] = i }
+    }
+
+    // MARK: What it holds
+
+    /// Clients that hold a slot (setting up or open).
+    public var clientCount: Int { clients.reduce(0) { $0 + ($1.phase == .closing ? 0 : 1) } }
+    /// Clients known at all (closing ones included).
+    public var knownClients: Int { clients.count }
+
+    public func phase(of client: ClientID) -> ClientPhase? { index(of: client).map { clients[$0].phase } }
+
+    /// The client whose commands drive `transition`, if any.
+    public func driver(of transition: Int) -> ClientID? { drivers[transition] }
+
+    // MARK: Actions
+
+    /// What the executor is to do.
+    public enum Action: Sendable, Equatable {
+        /// Write these bytes with one direct `send(2)`; report anything short
+        /// of all of them with `sendFellShort`.
+        case send(ClientID, ByteBuffer)
+        /// Queue these bytes on the client's channel; report with `channelWrote`.
+        case handToChannel(ClientID, ByteBuffer)
+        /// Flush what was handed to the client's channel.
+        case flush(ClientID)
+        /// Write these last lines after whatever the channel holds (directly
+        /// first if `direct`: the channel holds nothing), then close the
+        /// connection once written or after a bound. The client gets nothing more.
+        case closeAfterWriting(ClientID, [ByteBuffer], direct: Bool)
+        /// Close the connection now.
+        case close(ClientID)
+        /// Carry out an engine command; report with `commandCompleted`.
+        case perform(EngineRequest)
+        /// Encode the engine's snapshot as a `state` line (with the id) and
+        /// hand it back with `reply`.
+        case sendState(ClientID, RequestID?)
+        /// Start feeding the engine (once).
+        case startInput
+        /// Stop the input, ending what is in flight; report with `inputStopped`.
+        case stopInput
+        /// Stop accepting connections; report with `acceptorStopped`.
+        case stopAccepting
+        /// Remove the socket file: the server is closing.
+        case removeSocketFile
+        /// Everything is closed.
+        case closed
+        case log(Logger.Level, String)
+    }
+
+    /// What to do with a connection that has just arrived.
+    public enum Admission: Sendable, Equatable {
+        /// Set it up as this client.
+        case admit(ClientID)
+        /// Send it this line (if any) and close it: it holds no slot and
+        /// costs no channel. `full` when refused for `max_clients`.
+        case refuse(ByteBuffer?, full: Bool)
+    }
+
+    // MARK: Inputs: the server
+
+    /// The listening socket is bound and accepting.
+    public mutating func listening(into actions: inout [Action]) {
+        switch phase {
+        case .starting:
+            accepting = true
+            if settings.startAfterClients > 0 {
+                phase = .waitingForClients
+            } else {
+                phase = .serving
+                actions.append(.startInput)
+            }
+        case .shuttingDown where !accepting:
+            // Shut down while it was being bound: stop what just started.
+            accepting = true
+            actions.append(.stopAccepting)
+        case .waitingForClients, .serving, .shuttingDown, .closed:
+            bug("listening", &actions)
+        }
+    }
+
+    /// SIGINT/SIGTERM (or the end of a replay that is not held).
+    public mutating func shutdownRequested(into actions: inout [Action]) {
+        switch phase {
+        case .starting:
+            // Nothing is served yet and no input runs; `listening` stops
+            // the acceptor as soon as it is there.
+            phase = .shuttingDown
+            inputStopped = true
+        case .waitingForClients, .serving:
+            phase = .shuttingDown
+            if accepting { actions.append(.stopAccepting) }
+            actions.append(.stopInput)
+        case .shuttingDown, .closed:
+            actions.append(.log(.debug, "shutdown requested again while \(phase.rawValue): already under way"))
+        }
+    }
+
+    /// The input has no more (a replay's end).
+    public mutating func inputFinished(into actions: inout [Action]) {
+        switch phase {
+        case .serving:
+            if settings.closeWhenInputEnds {
+                actions.append(.log(.info, "the replay has ended: closing"))
+                shutdownRequested(into: &actions)
+            }
+        case .shuttingDown, .closed:
+            return
+        case .starting, .waitingForClients:
+            bug("input finished", &actions)
+        }
+    }
+
+    /// The input stopped (after `stopInput`), with the events that ended
+    /// what was in flight: they go to every client, then every client is
+    /// closed after its last lines.
+    public mutating func inputStopped(_ lines: [EventLine], into actions: inout [Action]) {
+        switch phase {
+        case .shuttingDown:
+            inputStopped = true
+            broadcast(lines, into: &actions)
+            for i in clients.indices {
+                switch clients[i].phase {
+                case .settingUp:
+                    clients[i].phase = .closing
+                    actions.append(.close(clients[i].id))
+                case .open:
+                    clients[i].phase = .closing
+                    var rest: [ByteBuffer] = []
+                    while let line = clients[i].outbox.next() { rest.append(line) }
+                    actions.append(.closeAfterWriting(clients[i].id, rest, direct: clients[i].channelWrites == 0))
+                case .closing:
+                    continue
+                }
+            }
+            closeIfDone(into: &actions)
+        case .starting, .waitingForClients, .serving, .closed:
+            bug("input stopped", &actions)
+        }
+    }
+
+    /// The acceptor has stopped (after `stopAccepting`).
+    public mutating func acceptorStopped(into actions: inout [Action]) {
+        guard accepting else { return bug("acceptor stopped", &actions) }
+        accepting = false
+        closeIfDone(into: &actions)
+    }
+
+    // MARK: Inputs: engine events
+
+    /// Events of the engine (input, animation frames): each line goes to
+    /// every open client that wants its transition.
+    public mutating func engineEvents(_ lines: [EventLine], into actions: inout [Action]) {
+        switch phase {
+        case .serving, .waitingForClients, .shuttingDown:
+            broadcast(lines, into: &actions)
+        case .starting, .closed:
+            bug("engine events", &actions)
+        }
+    }
+
+    /// An engine command was carried out (`perform`), with the events it caused.
+    public mutating func commandCompleted(_ request: EngineRequest, outcome: TransitionEngine.CommandOutcome,
+                                          events: [EventLine], into actions: inout [Action]) {
+        switch outcome {
+        case .done:
+            switch request.command {
+            case .drive: if let client = request.client { drivers[request.transition] = client }
+            case .release, .cancel, .driverLost, .run: drivers[request.transition] = nil
+            }
+            if let client = request.client {
+                reply(client, ReplyLines.simple("ok", cmd: request.name, id: request.id), into: &actions)
+            }
+            broadcast(events, into: &actions)
+        case .refused(let code, let message):
+            if case .driverLost = request.command { drivers[request.transition] = nil }
+            broadcast(events, into: &actions)
+            if let client = request.client {
+                reply(client, ReplyLines.error(code, message, id: request.id), into: &actions)
+            }
+        }
+        if let client = request.client { actions.append(.flush(client)) }
+    }
+
+    // MARK: Inputs: clients
+
+    /// A connection arrived on a transport: admitted (it holds a slot from
+    /// now until `clientGone`) or refused.
+    public mutating func connectionArrived(_ transport: ClientTransport) -> Admission {
+        switch phase {
+        case .waitingForClients, .serving:
+            guard clientCount < settings.maxClients else {
+                return .refuse(ReplyLines.error(.tooManyClients, "the daemon serves at most \(settings.maxClients) clients", id: nil),
+                               full: true)
+            }
+            let id = ClientID(nextClient)
+            nextClient += 1
+            clients.append(Client(id: id, transport: transport, framer: LineFramer(limit: settings.lineLimit),
+                                  outbox: ClientOutbox(backlogLimit: settings.backlogLimit)))
+            return .admit(id)
+        case .starting, .shuttingDown, .closed:
+            return .refuse(nil, full: false)
+        }
+    }
+
+    /// An admitted client's connection is set up: it gets `hello` (encoded
+    /// by the executor just now, so that the stream goes on from its `seq`).
+    public mutating func clientReady(_ id: ClientID, peer: PeerCredentials?, hello: ByteBuffer,
+                                     into actions: inout [Action]) {
+        guard let i = index(of: id) else { return bug("client ready for unknown \(id)", &actions) }
+        switch clients[i].phase {
+        case .settingUp:
+            clients[i].peer = peer
+            clients[i].phase = .open
+            actions.append(.send(id, hello))
+            if settings.logClients { actions.append(.log(.debug, "\(clients[i].label) connected (\(clientCount) clients)")) }
+            if phase == .waitingForClients && clientCount(in: .open) >= settings.startAfterClients {
+                phase = .serving
+                actions.append(.log(.info, "\(clientCount(in: .open)) clients connected: starting"))
+                actions.append(.startInput)
+            }
+        case .closing:
+            // Shutdown came while it was being set up.
+            return
+        case .open:
+            bug("client ready for \(clients[i].label)", &actions)
+        }
+    }
+
+    /// Bytes from a client: complete lines are commands.
+    public mutating func bytesReceived<C: Collection>(_ id: ClientID, _ bytes: C, into actions: inout [Action])
+    where C.Element == UInt8 {
+        guard let i = index(of: id) else { return bug("bytes from unknown \(id)", &actions) }
+        switch clients[i].phase {
+        case .open:
+            break
+        case .closing:
+            return
+        case .settingUp:
+            return bug("bytes from \(clients[i].label)", &actions)
+        }
+        for output in clients[i].framer.feed(bytes) {
+            switch output {
+            case .line(let line):
+                if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+                handle(line, from: id, into: &actions)
+            case .tooLong:
+                actions.append(.log(.notice, "\(clients[i].label) sent a line over \(settings.lineLimit) bytes: closing"))
+                closeWithError(at: i, ReplyLines.error(.lineTooLong, "a command line is at most \(settings.lineLimit) bytes", id: nil),
+                               into: &actions)
+            }
+            // A command may have closed it (backlog).
+            guard let j = index(of: id), clients[j].phase == .open else { return }
+        }
+        actions.append(.flush(id))
+    }
+
+    /// A line for one client (the executor's `state` reply).
+    public mutating func reply(_ id: ClientID, _ line: ByteBuffer, into actions: inout [Action]) {
+        guard let i = index(of: id) else { return }   // gone while the command ran
+        guard clients[i].phase == .open else { return }
+        deliver(line, essential: true, transition: nil, at: i, into: &actions)
+    }
+
+    /// A direct `send` wrote only part of its bytes (`rest` is what is left,
+    /// possibly all of it: the socket was full, or the peer is gone).
+    public mutating func sendFellShort(_ id: ClientID, rest: ByteBuffer, into actions: inout [Action]) {
+        guard let i = index(of: id) else { return bug("short send to unknown \(id)", &actions) }
+        switch clients[i].phase {
+        case .open:
+            handToChannel(rest, at: i, into: &actions)
+            actions.append(.flush(id))
+        case .closing:
+            return
+        case .settingUp:
+            bug("short send to \(clients[i].label)", &actions)
+        }
+    }
+
+    /// The channel has written (or failed to write) one handed-over buffer
+    /// of `bytes` bytes. A failed write means the connection is closing.
+    public mutating func channelWrote(_ id: ClientID, bytes: Int, ok: Bool, into actions: inout [Action]) {
+        guard let i = index(of: id) else { return }   // late news of a client already gone
+        guard clients[i].channelWrites > 0 else { return bug("channel write of \(clients[i].label) with none pending", &actions) }
+        clients[i].channelWrites -= 1
+        clients[i].channelBytes -= bytes
+        switch clients[i].phase {
+        case .open:
+            if !ok {
+                // The connection failed: it closes, and `clientGone` follows.
+                clients[i].phase = .closing
+                actions.append(.close(id))
+                return
+            }
+            drain(at: i, into: &actions)
+        case .closing:
+            return
+        case .settingUp:
+            bug("channel write of \(clients[i].label)", &actions)
+        }
+    }
+
+    /// The client's connection is closed (by the peer, by an error, or
+    /// after a `close` action); its slot is free. A transition its commands
+    /// were driving ends with a cancel (reason `client-lost`).
+    public mutating func clientGone(_ id: ClientID, into actions: inout [Action]) {
+        guard let i = index(of: id) else { return bug("unknown \(id) gone", &actions) }
+        let client = clients.remove(at: i)
+        if settings.logClients { actions.append(.log(.debug, "\(client.label) disconnected (\(clientCount) clients)")) }
+        for (transition, driver) in drivers.sorted(by: { $0.key < $1.key }) where driver == id {
+            drivers[transition] = nil
+            switch phase {
+            case .waitingForClients, .serving:
+                actions.append(.log(.info, "\(client.label) went away while driving \(settings.transitions[transition]): cancelling it"))
+                actions.append(.perform(EngineRequest(client: nil, command: .driverLost, transition: transition,
+                                                      name: "cancel", id: nil)))
+            case .starting, .shuttingDown, .closed:
+                continue   // shutdown ends it anyway
+            }
+        }
+        closeIfDone(into: &actions)
+    }
+
+    // MARK: Commands
+
+    private mutating func handle(_ line: [UInt8], from id: ClientID, into actions: inout [Action]) {
+        switch CommandDecoder.decode(line) {
+        case .failure(let error):
+            reply(id, ReplyLines.error(error.code, error.message, id: error.id), into: &actions)
+        case .success(let (command, requestID)):
+            execute(command, id: requestID, from: id, into: &actions)
+        }
+    }
+
+    private mutating func execute(_ command: ClientCommand, id requestID: RequestID?, from id: ClientID,
+                                  into actions: inout [Action]) {
+        guard let i = index(of: id) else { return }
+        if command.changesState {
+            let peer = clients[i].peer ?? PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max)
+            guard settings.policy.allowsChanges(by: peer) else {
+                actions.append(.log(.notice, "refused '\(command.name)' from pid \(peer.pid) uid \(peer.uid): not root and not in [server] allow_uids/allow_groups"))
+                reply(id, ReplyLines.error(.forbidden, "'\(command.name)' changes state: uid \(peer.uid) is not allowed (see [server] allow_uids / allow_groups)", id: requestID), into: &actions)
+                return
+            }
+        }
+        func request(_ name: String, _ engineCommand: TransitionEngine.Command) -> EngineRequest? {
+            guard let t = names[name] else {
+                reply(id, ReplyLines.error(.unknownTransition, "no transition named '\(name)'", id: requestID), into: &actions)
+                return nil
+            }
+            return EngineRequest(client: id, command: engineCommand, transition: t, name: command.name, id: requestID)
+        }
+        switch command {
+        case .ping:
+            reply(id, ReplyLines.simple("pong", cmd: nil, id: requestID), into: &actions)
+        case .state:
+            actions.append(.sendState(id, requestID))
+        case .subscribe(let transitions):
+            var filter = Set<Int>()
+            for name in transitions {
+                guard let t = names[name] else {
+                    reply(id, ReplyLines.error(.unknownTransition, "no transition named '\(name)' (configured: \(settings.transitions.joined(separator: ", ")))", id: requestID), into: &actions)
+                    return
+                }
+                filter.insert(t)
+            }
+            clients[i].filter = transitions.isEmpty ? nil : filter
+            reply(id, ReplyLines.simple("ok", cmd: "subscribe", id: requestID), into: &actions)
+        case .run(let name, let to):
+            if let r = request(name, .run(to)) { actions.append(.perform(r)) }
+        case .drive(let name, let progress):
+            if let r = request(name, .drive(progress: progress)) { actions.append(.perform(r)) }
+        case .release(let name, let velocity):
+            if let r = request(name, .release(velocity: velocity)) { actions.append(.perform(r)) }
+        case .cancel(let name):
+            if let r = request(name, .cancel) { actions.append(.perform(r)) }
+        }
+    }
+
+    // MARK: Writing
+
+    /// Each line to every open client that wants it: a caught-up client
+    /// gets all its lines as one `send` (the same bytes for every client
+    /// that takes every transition); any other gets them line by line
+    /// through its channel or outbox.
+    private mutating func broadcast(_ lines: [EventLine], into actions: inout [Action]) {
+        guard !lines.isEmpty, !clients.isEmpty else { return }
+        var joined: ByteBuffer? = lines.count == 1 ? lines[0].bytes : nil
+        for i in clients.indices where clients[i].phase == .open {
+            let id = clients[i].id
+            if clients[i].isCaughtUp {
+                if clients[i].filter == nil {
+                    if joined == nil { joined = Self.join(lines) { _ in true } }
+                    actions.append(.send(id, joined!))
+                } else {
+                    let filter = clients[i].filter!
+                    let own = Self.join(lines) { filter.contains($0.transition) }
+                    if own.readableBytes > 0 { actions.append(.send(id, own)) }
+                }
+                continue
+            }
+            let writes = clients[i].channelWrites
+            for line in lines where clients[i].wants(line.transition) {
+                guard deliver(line.bytes, essential: line.essential, transition: line.transition, at: i, into: &actions) else {
+                    break
+                }
+            }
+            if clients[i].channelWrites != writes && clients[i].phase == .open { actions.append(.flush(id)) }
+        }
+    }
+
+    private static func join(_ lines: [EventLine], _ include: (EventLine) -> Bool) -> ByteBuffer {
+        var all = ByteBuffer()
+        all.reserveCapacity(lines.reduce(0) { $0 + (include($1) ? $1.bytes.readableBytes : 0) })
+        for line in lines where include(line) { all.writeImmutableBuffer(line.bytes) }
+        return all
+    }
+
+    /// One line to one open client, in order: sent directly when it is
+    /// caught up, else to the channel while it has room, else to the
+    /// outbox. False if the client overflowed and is being closed.
+    @discardableResult
+    private mutating func deliver(_ line: ByteBuffer, essential: Bool, transition: Int?, at i: Int,
+                                  into actions: inout [Action]) -> Bool {
+        if clients[i].isCaughtUp {
+            actions.append(.send(clients[i].id, line))
+            return true
+        }
+        let roomy = clients[i].channelBytes < settings.highWater
+        let priority: ClientOutbox.Priority = essential || transition == nil
+            ? .essential(transition: transition) : .coalescible(transition: transition!)
+        switch clients[i].outbox.enqueue(line, priority, writable: roomy) {
+        case .write(let bytes):
+            handToChannel(bytes, at: i, into: &actions)
+            return true
+        case .queued:
+            return true
+        case .overflow:
+            actions.append(.log(.warning, "\(clients[i].label) fell behind by more than \(settings.backlogLimit) bytes: disconnecting"))
+            closeWithError(at: i, ReplyLines.error(.backlog, "you fell behind by more than \(settings.backlogLimit) bytes; reconnect", id: nil),
+                           into: &actions)
+            return false
+        }
+    }
+
+    private mutating func handToChannel(_ bytes: ByteBuffer, at i: Int, into actions: inout [Action]) {
+        clients[i].channelWrites += 1
+        clients[i].channelBytes += bytes.readableBytes
+        actions.append(.handToChannel(clients[i].id, bytes))
+    }
+
+    /// Moves queued lines to the channel while it has room.
+    private mutating func drain(at i: Int, into actions: inout [Action]) {
+        var handed = false
+        while clients[i].channelBytes < settings.highWater, let line = clients[i].outbox.next() {
+            handToChannel(line, at: i, into: &actions)
+            handed = true
+        }
+        if handed { actions.append(.flush(clients[i].id)) }
+    }
+
+    /// A final error line after what the channel holds (the outbox is
+    /// dropped: the client is being cut off), then the connection closes.
+    private mutating func closeWithError(at i: Int, _ line: ByteBuffer, into actions: inout [Action]) {
+        clients[i].phase = .closing
+        actions.append(.closeAfterWriting(clients[i].id, [line], direct: clients[i].channelWrites == 0))
+    }
+
+    // MARK: Helpers
+
+    private mutating func closeIfDone(into actions: inout [Action]) {
+        guard phase == .shuttingDown, inputStopped, !accepting, clients.isEmpty else { return }
+        phase = .closed
+        actions.append(.removeSocketFile)
+        actions.append(.closed)
+    }
+
+    private func index(of id: ClientID) -> Int? {
+        // Clients are kept in rising id order.
+        var low = 0, high = clients.count - 1
+        while low <= high {
+            let mid = (low + high) / 2
+            let m = clients[mid].id
+            if m == id { return mid }
+            if m < id { low = mid + 1 } else { high = mid - 1 }
+        }
+        return nil
+    }
+
+    private func clientCount(in phase: ClientPhase) -> Int {
+        clients.reduce(0) { $0 + ($1.phase == phase ? 1 : 0) }
+    }
+
+    private func bug(_ input: String, _ actions: inout [Action]) {
+        actions.append(.log(.error, "BUG: server input '\(input)' while \(phase.rawValue); ignored"))
+    }
+}

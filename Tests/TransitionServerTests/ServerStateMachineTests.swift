@@ -1,0 +1,366 @@
+import NIOCore
+import Testing
+import TransitionEngine
+@testable import TransitionServer
+
+// MARK: A script of inputs, and the actions it gave, as text
+
+/// Drives a `ServerStateMachine` with a script of inputs and renders the
+/// actions as short lines ("send 1 ⟨…⟩", "channel 2 ⟨…⟩", …), so each test
+/// reads as "clients + inputs → what each client gets". No sockets.
+private struct Script {
+    var machine: ServerStateMachine
+    /// Every action so far, rendered.
+    var log: [String] = []
+    /// The actions of the last input, rendered.
+    var last: [String] = []
+    /// The last input's actions themselves.
+    var actions: [ServerStateMachine.Action] = []
+
+    init(_ settings: ServerStateMachine.Settings = .init(transitions: ["back", "home"]), serving: Bool = true) {
+        machine = ServerStateMachine(settings: settings)
+        if serving { run { $0.listening(into: &$1) } }
+    }
+
+    mutating func run(_ input: (inout ServerStateMachine, inout [ServerStateMachine.Action]) -> Void) {
+        actions = []
+        input(&machine, &actions)
+        last = actions.map(Self.render)
+        log += last
+    }
+
+    /// Admits a client and gives it its hello.
+    @discardableResult
+    mutating func connect(uid: UInt32 = 0) -> ClientID {
+        guard case .admit(let id) = machine.connectionArrived(.unixSocket) else {
+            Issue.record("not admitted")
+            return ClientID(-1)
+        }
+        run { $0.clientReady(id, peer: PeerCredentials(pid: 100 + Int32(id.number), uid: uid, gid: uid),
+                             hello: ByteBuffer(string: "H\n"), into: &$1) }
+        return id
+    }
+
+    mutating func events(_ lines: [EventLine]) { run { $0.engineEvents(lines, into: &$1) } }
+    mutating func say(_ id: ClientID, _ text: String) { run { $0.bytesReceived(id, Array(text.utf8), into: &$1) } }
+    mutating func gone(_ id: ClientID) { run { $0.clientGone(id, into: &$1) } }
+    mutating func short(_ id: ClientID, _ rest: String) { run { $0.sendFellShort(id, rest: ByteBuffer(string: rest), into: &$1) } }
+    mutating func wrote(_ id: ClientID, _ bytes: Int, ok: Bool = true) { run { $0.channelWrote(id, bytes: bytes, ok: ok, into: &$1) } }
+
+    /// The `perform` request of the last input.
+    var request: EngineRequest? {
+        for case .perform(let r) in actions { return r }
+        return nil
+    }
+
+    /// Lines of the last input about one client, without the client number.
+    func to(_ id: ClientID) -> [String] {
+        last.compactMap { line in
+            let prefix = line.split(separator: " ", maxSplits: 2)
+            guard prefix.count >= 2, prefix[1] == "\(id.number)" else { return nil }
+            return prefix[0] + (prefix.count > 2 ? " " + prefix[2] : "")
+        }
+    }
+
+    static func render(_ action: ServerStateMachine.Action) -> String {
+        func t(_ b: ByteBuffer) -> String { "⟨" + String(String(buffer: b).map { $0 == "\n" ? "⏎" : $0 }) + "⟩" }
+        switch action {
+        case .send(let id, let b): return "send \(id.number) \(t(b))"
+        case .handToChannel(let id, let b): return "channel \(id.number) \(t(b))"
+        case .flush(let id): return "flush \(id.number)"
+        case .closeAfterWriting(let id, let lines, let direct):
+            return "last \(id.number) \(lines.map(t).joined())\(direct ? " direct" : "")"
+        case .close(let id): return "close \(id.number)"
+        case .perform(let r): return "perform \(r.client.map { "\($0.number)" } ?? "-") \(r.command) on \(r.transition)"
+        case .sendState(let id, _): return "state \(id.number)"
+        case .startInput: return "start-input"
+        case .stopInput: return "stop-input"
+        case .stopAccepting: return "stop-accepting"
+        case .removeSocketFile: return "remove-socket-file"
+        case .closed: return "closed"
+        case .log(let level, let message): return "log-\(level) \(message)"
+        }
+    }
+}
+
+private func ev(_ text: String, _ transition: Int = 0, essential: Bool = false) -> EventLine {
+    EventLine(bytes: ByteBuffer(string: text + "\n"), transition: transition, essential: essential)
+}
+
+// MARK: Tests
+
+@Suite("Server state machine")
+struct ServerStateMachineTests {
+    @Test func startsTheInputOnceListeningAndGreetsEachClient() {
+        var s = Script(serving: false)
+        #expect(s.machine.phase == .starting)
+        s.run { $0.listening(into: &$1) }
+        #expect(s.last == ["start-input"])
+        #expect(s.machine.phase == .serving)
+        let a = s.connect()
+        #expect(s.to(a) == ["send ⟨H⏎⟩"])
+    }
+
+    @Test func waitsForEnoughClientsBeforeStartingTheInput() {
+        var s = Script(.init(startAfterClients: 2, transitions: ["back"]))
+        #expect(s.machine.phase == .waitingForClients)
+        s.connect()
+        #expect(!s.last.contains("start-input"))
+        s.connect()
+        #expect(s.last.contains("start-input"))
+        #expect(s.machine.phase == .serving)
+    }
+
+    @Test func fansOutInOrderOneSendPerCaughtUpClientAndBatch() {
+        var s = Script()
+        let a = s.connect(), b = s.connect()
+        s.events([ev("b1", essential: true), ev("c2")])
+        #expect(s.last == ["send 1 ⟨b1⏎c2⏎⟩", "send 2 ⟨b1⏎c2⏎⟩"])
+        _ = (a, b)
+    }
+
+    @Test func aFilterSendsOnlyTheTransitionsAClientSubscribedTo() {
+        var s = Script()
+        let a = s.connect(), b = s.connect()
+        s.say(b, "{\"cmd\":\"subscribe\",\"transitions\":[\"home\"]}\n")
+        #expect(s.to(b).first == "send ⟨{\"type\":\"ok\",\"cmd\":\"subscribe\"}⏎⟩")
+        s.events([ev("back", 0), ev("home", 1)])
+        #expect(s.to(a) == ["send ⟨back⏎home⏎⟩"])
+        #expect(s.to(b) == ["send ⟨home⏎⟩"])
+        s.events([ev("back2", 0)])
+        #expect(s.to(b).isEmpty, "nothing for a client that wants none of the batch")
+    }
+
+    @Test func anUnknownTransitionInSubscribeIsAnErrorAndKeepsTheFilter() {
+        var s = Script()
+        let a = s.connect()
+        s.say(a, "{\"cmd\":\"subscribe\",\"transitions\":[\"nope\"],\"id\":3}\n")
+        #expect(s.to(a).first?.contains("\"code\":\"unknown-transition\"") == true)
+        #expect(s.to(a).first?.contains("\"id\":3") == true)
+        s.events([ev("x", 1)])
+        #expect(s.to(a) == ["send ⟨x⏎⟩"])
+    }
+
+    @Test func aShortSendMovesTheRestAndLaterLinesToTheChannelInOrder() {
+        var s = Script()
+        let a = s.connect()
+        s.events([ev("one")])
+        s.short(a, "ne\n")
+        #expect(s.to(a) == ["channel ⟨ne⏎⟩", "flush"])
+        s.events([ev("two", essential: true)])
+        #expect(s.to(a) == ["channel ⟨two⏎⟩", "flush"], "not sent directly past what the channel holds")
+        s.wrote(a, 3)
+        s.wrote(a, 4)
+        #expect(s.to(a).isEmpty)
+        s.events([ev("three")])
+        #expect(s.to(a) == ["send ⟨three⏎⟩"], "caught up again: direct")
+    }
+
+    @Test func aFullChannelQueuesAndCoalescesChangedButNeverPhaseEvents() {
+        var s = Script(.init(highWater: 10, transitions: ["back", "home"]))
+        let a = s.connect(), b = s.connect()
+        s.events([ev("first")])
+        s.short(a, "first\n")                     // a's socket is full: 6 bytes in its channel
+        s.events([ev("began", essential: true)])  // 12 ≥ 10: the channel is full now
+        #expect(s.to(a) == ["channel ⟨began⏎⟩", "flush"])
+        s.events([ev("c1")])
+        s.events([ev("c2")])
+        s.events([ev("h1", 1)])
+        s.events([ev("c3")])
+        s.events([ev("ended", essential: true)])
+        s.events([ev("a4")])
+        #expect(s.to(a).isEmpty, "all queued")
+        #expect(s.to(b) == ["send ⟨a4⏎⟩"], "the other client is not delayed")
+        // Room again: queued lines move on while the channel holds < 10 bytes.
+        // c1 and c2 coalesced into c3 (seq order kept); h1 of another transition kept.
+        s.wrote(a, 6)
+        #expect(s.to(a) == ["channel ⟨h1⏎⟩", "channel ⟨c3⏎⟩", "flush"])
+        s.wrote(a, 6)
+        #expect(s.to(a) == ["channel ⟨ended⏎⟩", "flush"])
+        s.wrote(a, 3)
+        #expect(s.to(a) == ["channel ⟨a4⏎⟩", "flush"])
+        s.wrote(a, 3); s.wrote(a, 6); s.wrote(a, 3)
+        s.events([ev("caught-up")])
+        #expect(s.to(a) == ["send ⟨caught-up⏎⟩"])
+    }
+
+    @Test func pastTheBacklogTheClientGetsOneFinalErrorLastAndIsCutOff() {
+        var s = Script(.init(backlogLimit: 25, highWater: 1, transitions: ["back"]))
+        let a = s.connect()
+        s.events([ev("x")])
+        s.short(a, "x\n")
+        for i in 0..<3 { s.events([ev("began\(i)", essential: true)]) }
+        #expect(s.to(a).isEmpty)
+        s.events([ev("began3", essential: true)])   // 4 × 7 bytes > 25
+        let final = s.to(a).filter { $0.hasPrefix("last") }
+        #expect(final.count == 1)
+        #expect(final.first?.contains("\"code\":\"backlog\"") == true)
+        #expect(final.first?.hasSuffix("direct") == false, "after what the channel holds")
+        #expect(s.machine.phase(of: a) == .closing)
+        #expect(s.machine.clientCount == 0, "its slot is free at once")
+        s.events([ev("more", essential: true)])
+        s.wrote(a, 2)
+        s.say(a, "{\"cmd\":\"ping\"}\n")
+        #expect(s.to(a).isEmpty, "nothing after the final line")
+        s.gone(a)
+        #expect(s.machine.knownClients == 0)
+    }
+
+    @Test func maxClientsRefusesWithoutASlotAndAGoneClientFreesOne() {
+        var s = Script(.init(maxClients: 2, transitions: ["back"]))
+        let a = s.connect()
+        s.connect()
+        guard case .refuse(let line?, full: true) = s.machine.connectionArrived(.unixSocket) else {
+            Issue.record("not refused")
+            return
+        }
+        #expect(String(buffer: line).contains("too-many-clients"))
+        #expect(s.machine.clientCount == 2 && s.machine.knownClients == 2, "a refusal holds nothing")
+        s.gone(a)
+        guard case .admit = s.machine.connectionArrived(.unixSocket) else {
+            Issue.record("a slot was not freed")
+            return
+        }
+    }
+
+    /// A client that connects and closes before its `hello` (or while it is
+    /// written): a thousand of them leave no slot taken.
+    @Test func connectAndCloseBeforeHelloLeavesNoSlotTaken() {
+        var s = Script(.init(maxClients: 3, transitions: ["back"]))
+        for _ in 0..<1000 {
+            guard case .admit(let id) = s.machine.connectionArrived(.unixSocket) else {
+                Issue.record("refused after \(s.machine.clientCount) clients")
+                return
+            }
+            if id.number % 2 == 0 {
+                s.gone(id)   // before its channel was even active
+            } else {
+                s.run { $0.clientReady(id, peer: nil, hello: ByteBuffer(string: "H\n"), into: &$1) }
+                s.short(id, "H\n")          // the peer had already gone: nothing written
+                s.wrote(id, 2, ok: false)   // the channel's write fails: it closes
+                #expect(s.to(id) == ["close"])
+                s.gone(id)
+            }
+        }
+        #expect(s.machine.clientCount == 0 && s.machine.knownClients == 0)
+        #expect(!s.log.contains { $0.hasPrefix("log-error") }, "no input was out of place")
+    }
+
+    @Test func stateChangingCommandsNeedPermissionOthersDoNot() {
+        var s = Script(.init(policy: AccessPolicy(uids: [1000], gids: [50]), transitions: ["back"]))
+        let stranger = s.connect(uid: 4242), friend = s.connect(uid: 1000)
+        s.say(stranger, "{\"cmd\":\"drive\",\"transition\":\"back\",\"progress\":0.5}\n")
+        #expect(s.to(stranger).first?.contains("\"code\":\"forbidden\"") == true)
+        #expect(s.request == nil)
+        #expect(s.last.contains { $0.hasPrefix("log-notice refused 'drive'") })
+        s.say(stranger, "{\"cmd\":\"ping\"}\n")
+        #expect(s.to(stranger).first == "send ⟨{\"type\":\"pong\"}⏎⟩")
+        s.say(friend, "{\"cmd\":\"drive\",\"transition\":\"back\",\"progress\":0.5}\n")
+        #expect(s.request?.command == .drive(progress: 0.5))
+    }
+
+    @Test func badLinesGetAnErrorAndTheConnectionStaysTooLongClosesIt() {
+        var s = Script(.init(lineLimit: 100, transitions: ["back"]))
+        let a = s.connect()
+        s.say(a, "nope\n{\"cmd\":\"drive\",\"transition\":\"back\",\"progress\":1e308}\n  \n")
+        #expect(s.to(a).count == 3)   // two errors, a flush; the blank line is skipped
+        #expect(s.to(a)[0].contains("bad-json") && s.to(a)[1].contains("bad-field"))
+        s.say(a, String(repeating: "x", count: 140))
+        #expect(s.to(a).first?.hasPrefix("last") == true)
+        #expect(s.to(a).first?.contains("line-too-long") == true)
+        #expect(s.machine.phase(of: a) == .closing)
+    }
+
+    @Test func commandRepliesComeBeforeTheEventsTheyCaused() {
+        var s = Script()
+        let a = s.connect(), b = s.connect()
+        s.say(a, "{\"cmd\":\"run\",\"transition\":\"home\",\"to\":\"finish\",\"id\":\"r\"}\n")
+        guard let request = s.request else { Issue.record("no request"); return }
+        #expect(request.transition == 1 && request.command == .run(.finish))
+        s.run { $0.commandCompleted(request, outcome: .done, events: [ev("began", 1, essential: true)], into: &$1) }
+        #expect(s.to(a) == ["send ⟨{\"type\":\"ok\",\"cmd\":\"run\",\"id\":\"r\"}⏎⟩", "send ⟨began⏎⟩", "flush"])
+        #expect(s.to(b) == ["send ⟨began⏎⟩"])
+        s.run { $0.commandCompleted(request, outcome: .refused(code: "busy", message: "no"), events: [], into: &$1) }
+        #expect(s.to(a).first?.contains("\"code\":\"busy\"") == true)
+    }
+
+    /// A client that drives a transition and goes away: the server asks the
+    /// engine to end it (reason client-lost), and the others see that.
+    @Test func aDrivingClientThatGoesAwayEndsItsTransition() {
+        var s = Script()
+        let driver = s.connect(), watcher = s.connect()
+        s.say(driver, "{\"cmd\":\"drive\",\"transition\":\"back\",\"progress\":0.6}\n")
+        let drive = s.request!
+        s.run { $0.commandCompleted(drive, outcome: .done, events: [ev("began", essential: true)], into: &$1) }
+        #expect(s.machine.driver(of: 0) == driver)
+        s.gone(driver)
+        #expect(s.request == EngineRequest(client: nil, command: .driverLost, transition: 0, name: "cancel", id: nil))
+        let lost = s.request!
+        s.run { $0.commandCompleted(lost, outcome: .done, events: [ev("ended", essential: true)], into: &$1) }
+        #expect(s.to(watcher) == ["send ⟨ended⏎⟩"])
+        #expect(s.machine.driver(of: 0) == nil)
+    }
+
+    @Test func aReleasedTransitionIsNoLongerTheClientsToEnd() {
+        var s = Script()
+        let driver = s.connect()
+        s.say(driver, "{\"cmd\":\"drive\",\"transition\":\"back\",\"progress\":0.6}\n")
+        s.run { [r = s.request!] in $0.commandCompleted(r, outcome: .done, events: [], into: &$1) }
+        s.say(driver, "{\"cmd\":\"release\",\"transition\":\"back\"}\n")
+        s.run { [r = s.request!] in $0.commandCompleted(r, outcome: .done, events: [], into: &$1) }
+        s.gone(driver)
+        #expect(s.request == nil)
+    }
+
+    @Test func shutdownEndsWhatIsInFlightThenClosesEveryClientThenRemovesTheSocket() {
+        var s = Script()
+        let a = s.connect(), b = s.connect()
+        // b has fallen behind: a line waits in its channel, another in its outbox.
+        s.events([ev("x")])
+        s.short(b, "x\n")
+        s.run { $0.shutdownRequested(into: &$1) }
+        #expect(s.last == ["stop-accepting", "stop-input"])
+        #expect(s.machine.phase == .shuttingDown)
+        s.run { $0.inputStopped([ev("ended", essential: true), ev("cancelled", essential: true)], into: &$1) }
+        #expect(s.to(a) == ["send ⟨ended⏎cancelled⏎⟩", "last  direct"])
+        #expect(s.to(b) == ["channel ⟨ended⏎⟩", "channel ⟨cancelled⏎⟩", "flush", "last"])
+        #expect(!s.last.contains("remove-socket-file"))
+        s.gone(a)
+        s.run { $0.acceptorStopped(into: &$1) }
+        #expect(!s.last.contains("closed"), "b is still there")
+        s.gone(b)
+        #expect(s.last.suffix(2) == ["remove-socket-file", "closed"])
+        #expect(s.machine.phase == .closed)
+        #expect(s.machine.connectionArrived(.unixSocket) == .refuse(nil, full: false))
+    }
+
+    @Test func shutdownDuringStartUpStopsTheAcceptorAsSoonAsItIsThere() {
+        var s = Script(serving: false)
+        s.run { $0.shutdownRequested(into: &$1) }
+        #expect(s.last.isEmpty)
+        s.run { $0.listening(into: &$1) }
+        #expect(s.last == ["stop-accepting"])
+        s.run { $0.acceptorStopped(into: &$1) }
+        #expect(s.last == ["remove-socket-file", "closed"])
+    }
+
+    @Test func theEndOfAReplayClosesOnlyWhenAsked() {
+        var held = Script()
+        held.run { $0.inputFinished(into: &$1) }
+        #expect(held.last.isEmpty)
+        var once = Script(.init(closeWhenInputEnds: true, transitions: ["back"]))
+        once.run { $0.inputFinished(into: &$1) }
+        #expect(once.last.contains("stop-input"))
+    }
+
+    @Test func anInputOutOfPlaceIsLoggedAsABugAndChangesNothing() {
+        var s = Script()
+        s.run { $0.inputStopped([], into: &$1) }
+        #expect(s.last.count == 1 && s.last[0].hasPrefix("log-error BUG"))
+        #expect(s.machine.phase == .serving)
+        s.gone(ClientID(77))
+        #expect(s.last.first?.hasPrefix("log-error BUG") == true)
+        s.run { $0.sendFellShort(ClientID(78), rest: ByteBuffer(), into: &$1) }
+        #expect(s.last.first?.hasPrefix("log-error BUG") == true)
+    }
+}
