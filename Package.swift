@@ -2,13 +2,15 @@
 import PackageDescription
 
 // Dependency arrows point one way:
-//   transitiond (CLI) → TransitionServer / Replay / Recordings / TransitionConfig / EventStream → TransitionEngine
-//   transitiond (CLI) → LiveInput → TransitionServer + EvdevInput → CLibevdev (system libevdev), TransitionEngine
+//   transitiond (CLI) → LiveInput → EngineDriving → TransitionServer → EventStream → TransitionEngine
+//   transitiond (CLI) → Recordings / TransitionConfig / Replay / StreamClient → TransitionEngine
+//   LiveInput → EvdevInput → CLibevdev (system libevdev); Clocks under the hosts and the CLI
 let package = Package(
     name: "transitiond",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "transitiond", targets: ["transitiond"]),
+        // The Swift client library: connect, decode the stream, mirror its state.
+        .library(name: "StreamClient", targets: ["StreamClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -28,35 +30,44 @@ let package = Package(
         .target(name: "TransitionConfig", dependencies: ["TransitionEngine"]),
         // NDJSON encoding of engine events (the wire format of design "Events").
         .target(name: "EventStream", dependencies: ["TransitionEngine"]),
-        // Drives the engine from recordings on an injected clock.
+        // Plays recordings through the engine, one step at a time (no clock).
         .target(name: "Replay", dependencies: ["TransitionEngine"]),
+        // CLOCK_MONOTONIC as a Swift Clock, a manual clock, the pacing rule.
+        .target(name: "Clocks"),
         // Strict JSON reading for the wire (commands, events). Standard library only.
         .target(name: "WireFormat"),
-        // The client side of the socket: message decoding, a state mirror, a blocking connection.
-        .target(name: "StreamClient", dependencies: ["WireFormat", "EventStream", "TransitionEngine"]),
-        // The Unix socket server: clients, commands, back-pressure, access control.
+        // The client side of the socket: message decoding, a state mirror, a blocking connection, the socket path.
+        .target(name: "StreamClient", dependencies: ["Clocks", "WireFormat", "EventStream", "TransitionEngine"]),
+        // The socket server: its state machine, the executor on one loop, the Unix socket transport.
         .target(name: "TransitionServer", dependencies: [
-            "TransitionEngine", "EventStream", "Replay", "WireFormat",
+            "Clocks", "TransitionEngine", "EventStream", "WireFormat",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // Engine time on an event loop (one driver for replay and live input), and the replay's host.
+        .target(name: "EngineDriving", dependencies: [
+            "Clocks", "Replay", "TransitionEngine", "TransitionServer",
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
         // libevdev (apt libevdev-dev) as a C module: devices, reading, uinput.
         .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         // Live input: discover, open, describe, grab and read evdev devices; uinput devices.
-        .target(name: "EvdevInput", dependencies: ["CLibevdev", "TransitionEngine"]),
-        // Live input served: the device host of the socket server, the evemu recorder.
+        .target(name: "EvdevInput", dependencies: ["CLibevdev", "Clocks", "TransitionEngine"]),
+        // Live input served: the device host of the socket server.
         .target(name: "LiveInput", dependencies: [
-            "EvdevInput", "TransitionServer", "TransitionEngine", "Recordings",
+            "Clocks", "EngineDriving", "EvdevInput", "TransitionServer", "TransitionEngine",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "transitiond", dependencies: [
             "TransitionEngine", "Recordings", "TransitionConfig", "EventStream", "Replay", "TransitionServer",
-            "StreamClient", "EvdevInput", "LiveInput",
+            "StreamClient", "EvdevInput", "LiveInput", "Clocks", "EngineDriving", "WireFormat",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         // Test support shared by the test targets that run the real binary.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -73,13 +84,16 @@ let package = Package(
         .testTarget(name: "WireFormatTests", dependencies: ["WireFormat"]),
         .testTarget(name: "StreamClientTests", dependencies: ["StreamClient", "WireFormat", "EventStream", "TransitionEngine", "TestSupport"]),
         .testTarget(name: "EvdevInputTests", dependencies: [
-            "EvdevInput", "LiveInput", "CLibevdev", "TransitionEngine", "Recordings", "TransitionServer",
+            "EvdevInput", "LiveInput", "Clocks", "CLibevdev", "TransitionEngine", "Recordings", "TransitionServer",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TransitiondTests", dependencies: [
             "TransitionEngine", "Recordings", "TransitionConfig", "EventStream", "Replay", "TestSupport",
+            "Clocks", "EngineDriving",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
         ]),
     ]
 )

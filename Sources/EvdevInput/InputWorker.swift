@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import TransitionEngine
+import Clocks
 
 /// The input thread's state and loop (see `EvdevSource`): everything here
 /// runs on that one thread.
@@ -89,9 +90,5 @@ final class InputWorker {
         attemptAttach()
     }
 
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-    }
+    static func now() -> Double { MonotonicClock.seconds }
 }

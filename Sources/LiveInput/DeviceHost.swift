@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Clocks
+import EngineDriving
 import Logging
 import NIOCore
 import EvdevInput
@@ -14,14 +16,13 @@ import TransitionServer
 /// the loop's timers — one thread for input → engine → encoding → clients;
 /// the only hop is the input thread's hand-over of a whole batch.
 ///
-/// The input clock and the loop's clock are both `CLOCK_MONOTONIC`: an
-/// engine deadline t (seconds) is the loop deadline
-/// `NIODeadline.uptimeNanoseconds(t × 10⁹)`, and a command runs at the
-/// monotonic time now. A resync after `SYN_DROPPED` goes through
+/// Engine time is the input's clock, `CLOCK_MONOTONIC` seconds: animation
+/// frames are set on the loop by an `EngineDriver` on that timeline (a
+/// manual clock in tests), and a command runs at the driver's time now. A resync after `SYN_DROPPED` goes through
 /// `processResync` (gestures whose fingers did not survive end with a
 /// `device-lost` cancel); a lost device ends every finger-driven gesture
 /// the same way (command-driven ones go on: no finger drives them).
-public final class DeviceHost: EngineHost, InputStatusReporting, @unchecked Sendable {
+public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReporting, @unchecked Sendable {
     /// Counts since start, for logs and measurements.
     public struct Counters: Sendable, Equatable {
         public var batches = 0
@@ -37,7 +38,7 @@ public final class DeviceHost: EngineHost, InputStatusReporting, @unchecked Send
     private var engine: TransitionEngine
     private let source: InputSource
     private let logger: Logger
-    private let clock: @Sendable () -> Double
+    private let driver: EngineDriver<C>
 
     private var assembler: TouchFrameAssembler?
     private var device: AttachedDevice?
@@ -46,34 +47,26 @@ public final class DeviceHost: EngineHost, InputStatusReporting, @unchecked Send
     private var emit: ([TransitionEvent]) -> Void = { _ in }
     private var events: [TransitionEvent] = []
     private var reports: [InputReport] = []
-    private var tick: Scheduled<Void>?
-    private var tickDeadline: Double?
     private var stopped = false
     /// What went through so far (read on the loop).
     public private(set) var counters = Counters()
 
-    /// A host for `configuration` fed by `source`; `clock` is the monotonic
-    /// time in seconds (tests inject one). With `trace`, the engine's state
-    /// changes are logged at debug level.
+    /// A host for `configuration` fed by `source`, on `clock` (engine time
+    /// is the clock's seconds since its zero: `CLOCK_MONOTONIC`, the
+    /// kernel's event clock, live). With `trace`, the engine's state changes
+    /// are logged at debug level.
     public init(loop: EventLoop, configuration: EngineConfiguration, source: InputSource, logger: Logger,
-                trace: Bool = false, clock: @escaping @Sendable () -> Double = DeviceHost.monotonicNow) {
+                trace: Bool = false, clock: C) {
         self.loop = loop
         self.engine = TransitionEngine(configuration: configuration)
         self.source = source
         self.logger = logger
-        self.clock = clock
+        self.driver = EngineDriver(loop: loop, clock: clock,
+                                   timeline: EngineTimeline(origin: MonotonicClock.Instant(sinceZero: .zero)))
         events.reserveCapacity(1024)
         if trace {
             engine.trace = { [logger] line in logger.debug("\(line)") }
         }
-    }
-
-    /// Seconds on `CLOCK_MONOTONIC`: the kernel's event clock (after
-    /// `EVIOCSCLOCKID`) and SwiftNIO's deadline clock on Linux.
-    @Sendable public static func monotonicNow() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
     }
 
     // MARK: EngineHost
@@ -94,7 +87,7 @@ public final class DeviceHost: EngineHost, InputStatusReporting, @unchecked Send
 
     public func perform(_ command: TransitionEngine.Command, transition: Int,
                         into events: inout [TransitionEvent]) -> TransitionEngine.CommandOutcome {
-        let outcome = engine.perform(command, transition: transition, at: clock(), into: &events)
+        let outcome = engine.perform(command, transition: transition, at: driver.now, into: &events)
         scheduleTick()
         return outcome
     }
@@ -102,9 +95,8 @@ public final class DeviceHost: EngineHost, InputStatusReporting, @unchecked Send
     public func shutdown(into events: inout [TransitionEvent]) {
         guard !stopped else { return }
         stopped = true
-        engine.shutdown(at: clock(), into: &events)
-        tick?.cancel()
-        tick = nil
+        engine.shutdown(at: driver.now, into: &events)
+        driver.cancel()
         source.stop()
     }
 
@@ -196,7 +188,7 @@ public final class DeviceHost: EngineHost, InputStatusReporting, @unchecked Send
     /// and animates back: an empty resync frame (no contact survived).
     private func lose(path: String, reason: String) {
         let before = events.count
-        let time = max(clock(), engine.now)
+        let time = max(driver.now, engine.now)
         engine.processResync(TouchFrame(time: time, contacts: []), into: &events)
         let cancelled = events[before...].filter { $0.kind == .ended }.count
         assembler = nil
@@ -211,25 +203,15 @@ public final class DeviceHost: EngineHost, InputStatusReporting, @unchecked Send
     /// Keeps one loop timer at the engine's next animation deadline.
     private func scheduleTick() {
         guard !stopped, let deadline = engine.nextDeadline else {
-            tick?.cancel()
-            tick = nil
-            tickDeadline = nil
+            driver.cancel()
             return
         }
-        if tick != nil && tickDeadline == deadline { return }
-        tick?.cancel()
-        tickDeadline = deadline
-        let nanoseconds = (max(0, deadline) * 1e9).rounded(.up)
-        tick = loop.scheduleTask(deadline: .uptimeNanoseconds(UInt64(nanoseconds))) { [self] in
-            fire(deadline)
-        }
+        driver.schedule(at: deadline) { [self] in fire(deadline) }
     }
 
     private func fire(_ deadline: Double) {
-        tick = nil
-        tickDeadline = nil
         guard !stopped else { return }
-        engine.advance(to: max(clock(), deadline), into: &events)
+        engine.advance(to: max(driver.now, deadline), into: &events)
         if !events.isEmpty {
             counters.transitionEvents += events.count
             emit(events)
@@ -246,5 +228,14 @@ public final class DeviceHost: EngineHost, InputStatusReporting, @unchecked Send
         case .warning: return .warning
         case .error: return .error
         }
+    }
+}
+
+extension DeviceHost where C == MonotonicClock {
+    /// A host on the real clock (`CLOCK_MONOTONIC`, the kernel's event clock).
+    public convenience init(loop: EventLoop, configuration: EngineConfiguration, source: InputSource, logger: Logger,
+                            trace: Bool = false) {
+        self.init(loop: loop, configuration: configuration, source: source, logger: logger, trace: trace,
+                  clock: MonotonicClock())
     }
 }

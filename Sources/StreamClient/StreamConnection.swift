@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import EventStream
+import Clocks
 
 /// A blocking client connection to the daemon's Unix stream socket: read
 /// the stream a line at a time, send commands. One thread uses it at a time.
@@ -87,7 +88,7 @@ public final class StreamConnection {
     /// then throws `.timedOut`; a signal throws `.interrupted`; both leave
     /// the connection usable. A line over `lineLimit` throws `.lineTooLong`.
     public func readLine(timeout: Double? = nil) throws(StreamConnectionError) -> [UInt8]? {
-        let deadline = timeout.map { monotonicNow() + max(0, $0) }
+        let deadline = timeout.map { MonotonicClock.seconds + max(0, $0) }
         while true {
             if let line = try nextBufferedLine() { return line }
             if sawEOF || fileDescriptor < 0 {
@@ -131,7 +132,7 @@ public final class StreamConnection {
     private func waitReadable(deadline: Double?) throws(StreamConnectionError) {
         var milliseconds: Int32 = -1
         if let deadline {
-            let remaining = deadline - monotonicNow()
+            let remaining = deadline - MonotonicClock.seconds
             if remaining <= 0 { throw .timedOut }
             milliseconds = Int32(min((remaining * 1000).rounded(.up), 86_400_000))
         }
@@ -212,7 +213,7 @@ public final class StreamConnection {
     /// (`--socket`), else `$TRANSITIOND_SOCKET`, else
     /// `$XDG_RUNTIME_DIR/transitiond.sock`, else
     /// `/run/transitiond/transitiond.sock`. Empty values count as unset.
-    /// Pure: the same as `EventStream.SocketLocation.resolve`, which the
+    /// Pure: the same as `SocketLocation.resolve`, which the
     /// server uses.
     public static func resolveSocketPath(explicit: String?, environment: [String: String]) -> String {
         SocketLocation.resolve(explicit: explicit, environment: environment)
@@ -226,11 +227,4 @@ public final class StreamConnection {
         }
         return environment
     }
-}
-
-/// Seconds on `CLOCK_MONOTONIC`.
-func monotonicNow() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }

@@ -5,6 +5,7 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import Clocks
 
 /// Takes new connections off the listening socket on a thread of its own,
 /// blocked in `poll(2)`, and hands each batch of connected descriptors to
@@ -164,13 +165,12 @@ final class ConnectionAcceptor: @unchecked Sendable {
 
     /// Says why accepting failed at most every 10 s, with how often.
     private struct FailureReport {
-        private var last: timespec? = nil
+        private var last: MonotonicClock.Instant? = nil
         private var suppressed = 0
 
         mutating func note(_ error: Int32) -> String? {
-            var now = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &now)
-            if let last, now.tv_sec - last.tv_sec < 10 {
+            let now = MonotonicClock().now
+            if let last, last.duration(to: now) < .seconds(10) {
                 suppressed += 1
                 return nil
             }

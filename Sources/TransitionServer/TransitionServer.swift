@@ -6,6 +6,7 @@ import NIOCore
 import NIOPosix
 import TransitionEngine
 import EventStream
+import Clocks
 
 /// The socket server (design "Socket"): the executor of `ServerStateMachine`
 /// on one event loop. It feeds the machine its inputs — connections from
@@ -325,10 +326,8 @@ public final class TransitionServer: @unchecked Sendable {
         writer.withBytes { bytes in
             if options.stampSent {
                 line.writeBytes(UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - 2)]))
-                var ts = timespec()
-                clock_gettime(CLOCK_MONOTONIC, &ts)
                 line.writeStaticString(",\"sent\":")
-                line.writeDecimal(UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec))
+                line.writeDecimal(UInt64(max(0, MonotonicClock.nanoseconds)))
                 line.writeStaticString("}\n")
             } else {
                 line.writeBytes(bytes)
@@ -398,12 +397,12 @@ final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
 /// Refusals for `max_clients`, said in the log at most every 10 s.
 struct RefusalReport {
     private var count = 0
-    private var last: NIODeadline? = nil
+    private var last: MonotonicClock.Instant? = nil
 
     mutating func note(clients: Int) -> String? {
         count += 1
-        let now = NIODeadline.now()
-        if let last, now - last < .seconds(10) { return nil }
+        let now = MonotonicClock().now
+        if let last, last.duration(to: now) < .seconds(10) { return nil }
         last = now
         defer { count = 0 }
         return "refused \(count == 1 ? "a connection" : "\(count) connections"): already \(clients) clients (max_clients)"

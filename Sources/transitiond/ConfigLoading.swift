@@ -5,7 +5,7 @@ import Logging
 import TransitionEngine
 import TransitionConfig
 import TransitionServer
-import EventStream
+import StreamClient
 
 /// Loads `--config FILE`, or the embedded default when there is none.
 func loadDaemonConfiguration(_ path: String?) throws -> DaemonConfiguration {

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import EvdevInput
-import LiveInput
+import Recordings
 import TransitionEngine
 
 /// `transitiond record`: writes a device's events as an evemu 1.3 file

@@ -2,6 +2,10 @@
 import Glibc
 #endif
 import ArgumentParser
+import Clocks
+import EngineDriving
+import NIOCore
+import NIOPosix
 import TransitionEngine
 import Recordings
 import EventStream
@@ -91,10 +95,11 @@ struct ReplayCommand: ParsableCommand {
                 var options = serverOptions(daemon.server, socket: socket, logger: logger)
                 options.stampSent = stampSent
                 options.startAfterClients = waitClients
-                let paced = fast ? nil : (speed ?? 1)
                 let prepared = session
-                try ServerRunner.run(options: options, logger: logger, stopWhenInputEnds: !hold) { loop in
-                    ReplayHost(loop: loop, session: prepared, speed: paced)
+                let speed = self.speed ?? 1
+                try ServerRunner.run(options: options, logger: logger, stopWhenInputEnds: !hold) { [fast] loop -> EngineHost in
+                    fast ? ReplayHost(loop: loop, session: prepared, clock: ManualClock())
+                         : ReplayHost(loop: loop, session: prepared, clock: MonotonicClock(), speed: speed)
                 }
                 return
             }
@@ -118,20 +123,12 @@ struct ReplayCommand: ParsableCommand {
                     live!.show(events, to: &out)
                 }
             } else {
-                var pacer = ReplayPacer(clock: MonotonicClock(), speed: speed ?? 1)
-                var events: [TransitionEvent] = []
-                while let t = session.nextTime, !out.closed {
-                    pacer.wait(until: t)
-                    events.removeAll(keepingCapacity: true)
-                    session.step(into: &events)
-                    if var view = live {
-                        view.show(events, to: &out)
-                        live = view
-                    } else {
-                        for e in events { encoder.encode(e, into: writer) }
-                        out.write(writer)
-                    }
-                }
+                // Paced: the served replay's host on a loop of its own, its
+                // events printed instead of sent to clients.
+                let printer = PacedPrinter(out: out, live: live, encoder: encoder, writer: writer)
+                try printPaced(session, speed: speed ?? 1, to: printer)
+                out = printer.out
+                live = printer.live
             }
             if var view = live { view.show([], force: true, to: &out) }
             out.write(writer)
@@ -139,6 +136,24 @@ struct ReplayCommand: ParsableCommand {
                 throw Failure(.ioError, "stdout: write failed (errno \(out.error))")
             }
         }
+    }
+
+    /// Plays `session` on `CLOCK_MONOTONIC` at `speed` through a
+    /// `ReplayHost` on an event loop, until it ends or stdout goes away.
+    private func printPaced(_ session: ReplaySession, speed: Double, to printer: PacedPrinter) throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let loop = group.next()
+        let done = loop.makePromise(of: Void.self)
+        let host = ReplayHost(loop: loop, session: session, clock: MonotonicClock(), speed: speed)
+        try loop.submit {
+            host.start(emit: { events in
+                           printer.print(events)
+                           if printer.out.closed { done.succeed(()) }
+                       },
+                       finished: { done.succeed(()) })
+        }.wait()
+        try done.futureResult.wait()
     }
 
     private func loadRecording(_ path: String) throws -> ReplayInput {
@@ -154,6 +169,32 @@ struct ReplayCommand: ParsableCommand {
             return ReplayInput(path: path, device: device, events: recording.events)
         } catch let error as RecordingError {
             throw Failure(.dataError, error.description)
+        }
+    }
+}
+
+/// Where a paced replay's events go: NDJSON or the live view on stdout.
+/// Used on the replay's event loop only.
+private final class PacedPrinter: @unchecked Sendable {
+    var out: StandardOutput
+    var live: LiveView?
+    let encoder: EventEncoder
+    let writer: JSONWriter
+
+    init(out: StandardOutput, live: LiveView?, encoder: EventEncoder, writer: JSONWriter) {
+        self.out = out
+        self.live = live
+        self.encoder = encoder
+        self.writer = writer
+    }
+
+    func print(_ events: [TransitionEvent]) {
+        guard !out.closed else { return }
+        if live != nil {
+            live!.show(events, to: &out)
+        } else {
+            for e in events { encoder.encode(e, into: writer) }
+            out.write(writer)
         }
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import StreamClient
 import WireFormat
+import Clocks
 
 /// The loop of `transitiond subscribe`: connect (with retries), read and
 /// print the stream, close what was in flight when the connection drops,
@@ -210,11 +211,7 @@ struct SubscribeSession {
 
 // MARK: - Helpers
 
-private func monotonicSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-}
+private func monotonicSeconds() -> Double { MonotonicClock.seconds }
 
 /// "30 s", "0.5 s".
 private func seconds(_ value: Double) -> String {

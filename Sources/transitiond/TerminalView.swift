@@ -1,5 +1,5 @@
 import StreamClient
-import Replay
+import Clocks
 
 /// The terminal view of `transitiond subscribe` and `transitiond replay`: a
 /// log line for every connection, begin, decision and end, above one line
@@ -11,7 +11,6 @@ struct TerminalView {
     private var drawn = 0
     private var dirty = false
     private var lastDraw = -Double.infinity
-    private let clock = MonotonicClock()
 
     init(names: [String]) {
         self.names = Set(names)
@@ -44,7 +43,7 @@ struct TerminalView {
     // MARK: Drawing
 
     private mutating func redraw(_ mirror: StreamMirror, force: Bool) -> String {
-        let now = clock.now()
+        let now = MonotonicClock.seconds
         guard force || now - lastDraw >= 1.0 / 30 else { return "" }
         lastDraw = now
         dirty = false

@@ -5,6 +5,7 @@ import ArgumentParser
 import EvdevInput
 import Recordings
 import TransitionEngine
+import Clocks
 
 /// `transitiond uinput-replay` (hidden; a test tool for a real kernel):
 /// makes a uinput device from a recording's description and writes the
@@ -151,18 +152,11 @@ struct UinputReplayCommand: ParsableCommand {
         }
     }
 
-    static func monotonicNanoseconds() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-    }
+    static func monotonicNanoseconds() -> Int64 { MonotonicClock.nanoseconds }
 
     /// Sleeps to an absolute `CLOCK_MONOTONIC` time (a signal ends it early).
     static func sleep(until nanoseconds: Int64) {
-        var target = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
-        while !StopSignal.requested {
-            let rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nil)
-            if rc != EINTR { return }
-        }
+        MonotonicClock().sleepBlocking(until: MonotonicClock.Instant(sinceZero: .nanoseconds(nanoseconds)),
+                                       interrupted: { StopSignal.requested })
     }
 }

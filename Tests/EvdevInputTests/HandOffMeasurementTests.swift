@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import NIOCore
 import NIOPosix
@@ -19,7 +20,7 @@ struct HandOffMeasurementTests {
         let (description, gesture) = try liveRecording("back-drag-finish.events")
         let span = gesture.last!.time - gesture.first!.time + 500_000
         // Far in the future: frames alone drive the engine, no tick is due.
-        let base = Int64((DeviceHost.monotonicNow() + 10_000) * 1e6) - gesture.first!.time
+        let base = Int64((MonotonicClock.seconds + 10_000) * 1e6) - gesture.first!.time
         let repeats = 400
         var stream: [InputEvent] = []
         stream.reserveCapacity(gesture.count * repeats)
@@ -31,14 +32,14 @@ struct HandOffMeasurementTests {
         defer { h.shutdown() }
         h.source.push(.attached(AttachedDevice(path: "/dev/input/event1", description: description, grabbed: false)))
         let reads = stride(from: 0, to: stream.count, by: 64).map { Array(stream[$0..<min($0 + 64, stream.count)]) }
-        let start = DeviceHost.monotonicNow()
+        let start = MonotonicClock.seconds
         let producer = Thread { [source = h.source] in
             for read in reads { source.push(.events(read)) }
         }
         producer.start()
         let total = stream.count
         #expect(h.waitFor(timeout: 120) { _ in h.onLoop { h.host.counters.inputEvents } == total })
-        let seconds = DeviceHost.monotonicNow() - start
+        let seconds = MonotonicClock.seconds - start
         let counters = h.onLoop { h.host.counters }
         let rate = Double(total) / seconds
         print("DeviceHost throughput: \(total) events (\(counters.frames) frames, \(counters.transitionEvents) transition events) "

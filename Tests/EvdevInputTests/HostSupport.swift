@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Logging
 import NIOCore
@@ -62,7 +63,7 @@ final class HostHarness: @unchecked Sendable {
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let source = FakeSource()
     let logs = LogLines()
-    let host: DeviceHost
+    let host: DeviceHost<MonotonicClock>
     private let lock = NSLock()
     private var emitted: [TransitionEvent] = []
 
@@ -126,7 +127,7 @@ func liveRecording(_ name: String, endingAgo: Double = 1) throws -> (DeviceDescr
     let recording = try RecordingReader.read(path: ProjectRecordings.path(name))
     let events = recording.events
     let last = events.last!.time
-    let shift = Int64((DeviceHost.monotonicNow() - endingAgo) * 1e6) - last
+    let shift = Int64((MonotonicClock.seconds - endingAgo) * 1e6) - last
     return (recording.description!, events.map { InputEvent(time: $0.time + shift, type: $0.type, code: $0.code, value: $0.value) })
 }
 

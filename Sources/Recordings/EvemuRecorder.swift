@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Recordings
 import TransitionEngine
 
 /// Streams a live device into an evemu 1.3 file (`transitiond record`):

@@ -1,0 +1,70 @@
+import Clocks
+import NIOCore
+
+/// Runs an engine's time on an event loop: what engine time it is now (for
+/// commands), and one timer for the next thing due (an input step of a
+/// replay, an animation frame), on an injected clock — `CLOCK_MONOTONIC`
+/// live and in a paced replay, a manual clock in `--fast` and tests, where
+/// everything due runs at once in the same order. The replay's and the
+/// live daemon's hosts both schedule through it, so pacing is written once.
+/// Confined to its event loop.
+public final class EngineDriver<C: SchedulingClock>: @unchecked Sendable {
+    public let loop: EventLoop
+    public let clock: C
+    public let timeline: EngineTimeline<C>
+    private var pending: NIOScheduledCallback?
+    private var pendingTime: Double?
+    private var action: () -> Void = {}
+
+    public init(loop: EventLoop, clock: C, timeline: EngineTimeline<C>) {
+        self.loop = loop
+        self.clock = clock
+        self.timeline = timeline
+    }
+
+    /// Engine time now.
+    public var now: Double { timeline.engineTime(at: clock.now) }
+
+    /// Whether engine time `t` is due now (on the manual clock: always, and
+    /// the clock moves to it).
+    public func isDue(_ t: Double) -> Bool {
+        clock.delay(until: timeline.instant(of: t)) <= .zero
+    }
+
+    /// Calls `body` on the loop when engine time `t` is due, replacing the
+    /// timer set before (unless it is for the same time).
+    public func schedule(at t: Double, _ body: @escaping () -> Void) {
+        loop.assertInEventLoop()
+        if pending != nil && pendingTime == t { return }
+        cancel()
+        action = body
+        pendingTime = t
+        let instant = timeline.instant(of: t)
+        if clock.delay(until: instant) <= .zero {
+            pending = try? loop.scheduleCallback(in: .zero, handler: Fire(driver: self))
+        } else {
+            // A scheduled callback rather than a task: no promise to
+            // allocate per step. NIO's deadlines are CLOCK_MONOTONIC too.
+            let deadline = NIODeadline.uptimeNanoseconds(UInt64(max(0, instant.nanoseconds)))
+            pending = try? loop.scheduleCallback(at: deadline, handler: Fire(driver: self))
+        }
+    }
+
+    /// Drops the timer, if one is set.
+    public func cancel() {
+        pending?.cancel()
+        pending = nil
+        pendingTime = nil
+    }
+
+    private func fire() {
+        pending = nil
+        pendingTime = nil
+        action()
+    }
+
+    private struct Fire: NIOScheduledCallbackHandler, Sendable {
+        let driver: EngineDriver
+        func handleScheduledCallback(eventLoop: some EventLoop) { driver.fire() }
+    }
+}

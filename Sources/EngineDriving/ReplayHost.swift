@@ -1,0 +1,93 @@
+import Clocks
+import NIOCore
+import Replay
+import TransitionEngine
+import TransitionServer
+
+/// Serves a replay: steps a `ReplaySession` on the event loop when each
+/// step is due on its driver's timeline — paced on `CLOCK_MONOTONIC` at a
+/// speed (replay time t is due at start + t ÷ speed), or at once on a
+/// manual clock (as fast as the loop allows, the same steps in the same
+/// order). Commands run at the replay time that corresponds to now. The
+/// same host prints a paced replay (`replay` without `--socket`): only
+/// where its events go differs.
+public final class ReplayHost<C: SchedulingClock>: EngineHost, @unchecked Sendable {
+    private var session: ReplaySession
+    private let loop: EventLoop
+    private let clock: C
+    private let speed: Double
+    private var driver: EngineDriver<C>?
+    private var emit: ([TransitionEvent]) -> Void = { _ in }
+    private var finished: () -> Void = {}
+    private var announcedEnd = false
+    private var stopped = false
+    private var buffer: [TransitionEvent] = []
+
+    /// A replay of `session` on `loop`, paced by `clock` at `speed`.
+    public init(loop: EventLoop, session: ReplaySession, clock: C, speed: Double = 1) {
+        self.loop = loop
+        self.session = session
+        self.clock = clock
+        self.speed = speed
+    }
+
+    public var configuration: EngineConfiguration { session.engine.configuration }
+    public var lastSeq: UInt64 { session.engine.seq }
+
+    public func snapshot() -> [TransitionEngine.Snapshot] { session.engine.activeSnapshot() }
+
+    /// Starts the replay now: its time 0 is this instant.
+    public func start(emit: @escaping ([TransitionEvent]) -> Void, finished: @escaping () -> Void) {
+        self.emit = emit
+        self.finished = finished
+        driver = EngineDriver(loop: loop, clock: clock, timeline: EngineTimeline(origin: clock.now, speed: speed))
+        schedule()
+    }
+
+    /// Replay time now (never before what the engine has seen).
+    private var replayNow: Double {
+        max(session.engine.now, driver?.now ?? session.engine.now)
+    }
+
+    private func schedule() {
+        guard !stopped, let driver else { return }
+        guard let t = session.nextActivity else {
+            driver.cancel()
+            if session.isFinished && !announcedEnd {
+                announcedEnd = true
+                finished()
+            }
+            return
+        }
+        driver.schedule(at: t) { [self] in fire() }
+    }
+
+    /// Takes every step that is due (at most 512 before the loop does
+    /// anything else), hands their events on at once, and sets the timer
+    /// for the next.
+    private func fire() {
+        guard !stopped, let driver else { return }
+        buffer.removeAll(keepingCapacity: true)
+        var steps = 0
+        while let t = session.nextActivity, steps < 512, driver.isDue(t) {
+            session.step(into: &buffer)
+            steps += 1
+        }
+        if !buffer.isEmpty { emit(buffer) }
+        schedule()
+    }
+
+    public func perform(_ command: TransitionEngine.Command, transition: Int,
+                        into events: inout [TransitionEvent]) -> TransitionEngine.CommandOutcome {
+        let outcome = session.perform(command, transition: transition, at: replayNow, into: &events)
+        announcedEnd = announcedEnd && session.nextActivity == nil
+        schedule()
+        return outcome
+    }
+
+    public func shutdown(into events: inout [TransitionEvent]) {
+        session.shutdown(at: replayNow, into: &events)
+        stopped = true
+        driver?.cancel()
+    }
+}
