@@ -34,13 +34,15 @@ let package = Package(
         .target(name: "Replay", dependencies: ["TransitionEngine"]),
         // CLOCK_MONOTONIC as a Swift Clock, a manual clock, the pacing rule.
         .target(name: "Clocks"),
+        // Outside an event loop: native threads, the pipe that wakes them, signals.
+        .target(name: "SystemSupport"),
         // Strict JSON reading for the wire (commands, events). Standard library only.
         .target(name: "WireFormat"),
         // The client side of the socket: message decoding, a state mirror, a blocking connection, the socket path.
         .target(name: "StreamClient", dependencies: ["Clocks", "WireFormat", "EventStream", "TransitionEngine"]),
         // The socket server: its state machine, the executor on one loop, the Unix socket transport.
         .target(name: "TransitionServer", dependencies: [
-            "Clocks", "TransitionEngine", "EventStream", "WireFormat",
+            "Clocks", "SystemSupport", "TransitionEngine", "EventStream", "WireFormat",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -54,7 +56,7 @@ let package = Package(
         // libevdev (apt libevdev-dev) as a C module: devices, reading, uinput.
         .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         // Live input: discover, open, describe, grab and read evdev devices; uinput devices.
-        .target(name: "EvdevInput", dependencies: ["CLibevdev", "Clocks", "TransitionEngine"]),
+        .target(name: "EvdevInput", dependencies: ["CLibevdev", "Clocks", "SystemSupport", "TransitionEngine"]),
         // Live input served: the device host of the socket server.
         .target(name: "LiveInput", dependencies: [
             "Clocks", "EngineDriving", "EvdevInput", "TransitionServer", "TransitionEngine",
@@ -63,7 +65,7 @@ let package = Package(
         ]),
         .executableTarget(name: "transitiond", dependencies: [
             "TransitionEngine", "Recordings", "TransitionConfig", "EventStream", "Replay", "TransitionServer",
-            "StreamClient", "EvdevInput", "LiveInput", "Clocks", "EngineDriving", "WireFormat",
+            "StreamClient", "EvdevInput", "LiveInput", "Clocks", "EngineDriving", "SystemSupport", "WireFormat",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),

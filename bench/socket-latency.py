@@ -52,6 +52,7 @@ import time
 env = os.environ
 FLOOR, SUBSCRIBER = env["FLOOR"], env["SUBSCRIBER"]
 TRANSITIOND = env.get("TRANSITIOND", "")
+BASELINE = env.get("BASELINE", "")
 FLOOR_ONLY = env.get("FLOOR_ONLY", "0") not in ("", "0")
 RECORDING = env["RECORDING"]
 SIZES = [int(s) for s in env.get("SIZES", "1 10 100 1000").split()]
@@ -237,7 +238,7 @@ def run_one(kind, n, workdir, config, line_bytes):
         extra = {}
     else:
         loops = math.ceil(total_bound / RECORDING_SECONDS) + 1
-        argv = [TRANSITIOND, "replay", "--socket", sock, "--config", config, "--speed", "1",
+        argv = [BASELINE if kind == "baseline" else TRANSITIOND, "replay", "--socket", sock, "--config", config, "--speed", "1",
                 "--loop", str(loops), "--stamp-sent"]
         extra = {"preexec_fn": die_with_parent}
     if WAIT_CLIENTS:
@@ -392,6 +393,11 @@ def table(results, kinds):
                          ms(t["p50"]), ms(t["p99"]), fmt(t["cpu"], 1), fmt(t["rate"], 0),
                          "%s / %s" % (fmt(t["hwm"], 1), fmt(t["rss"], 1)),
                          ratio(t["p50"], f["p50"]), ratio(t["p99"], f["p99"]), ratio(t["cpu"], f["cpu"])])
+    if "baseline" in kinds:
+        head += ["baseline p99 ms", "baseline CPU %", "baseline lines/s", "p99 × baseline", "CPU × baseline"]
+        for row, n in zip(rows, SIZES):
+            b, t = med["baseline", n], med["transitiond", n]
+            row += [ms(b["p99"]), fmt(b["cpu"], 1), fmt(b["rate"], 0), ratio(t["p99"], b["p99"]), ratio(t["cpu"], b["cpu"])]
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---:" for _ in head) + "|"]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
     return "\n".join(lines), med
@@ -413,6 +419,20 @@ def verdict(med):
         h = med["transitiond", 1000]["hwm"]
         out.append("RSS at 1000: no result" if math.isnan(h) else
                    "RSS at 1000: %.1f MiB %s" % (h, "ok" if h <= 40 else "OVER 40 MiB"))
+    return out
+
+
+def against_baseline(med):
+    """p99 and CPU of transitiond over the baseline's, per size."""
+    out = []
+    for n in SIZES:
+        b, t = med["baseline", n], med["transitiond", n]
+        if any(math.isnan(x) for x in (b["p99"], t["p99"], b["cpu"], t["cpu"])):
+            out.append("%d: no result" % n)
+            continue
+        p, c = t["p99"] / b["p99"], t["cpu"] / b["cpu"]
+        out.append("%d: p99 %.2f× %s, CPU %.2f× %s" % (
+            n, p, "ok" if p <= 1.1 else "OVER 1.1×", c, "ok" if c <= 1.1 else "OVER 1.1×"))
     return out
 
 
@@ -453,7 +473,7 @@ def measure_line_bytes(workdir):
 def main():
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, on_signal)
-    kinds = ["floor"] if FLOOR_ONLY else ["floor", "transitiond"]
+    kinds = ["floor"] if FLOOR_ONLY else ["floor", "transitiond"] + (["baseline"] if BASELINE else [])
     workdir = tempfile.mkdtemp(prefix="socket-latency-")
     results = {}
     failures = []
@@ -476,7 +496,9 @@ def main():
                 f.write(BENCH_CONFIG + SERVER_SECTION)
         for n in SIZES:
             for r in range(ROUNDS):
-                order = kinds if r % 2 == 0 else kinds[::-1]
+                # Who goes first changes every round (with a baseline, each in turn).
+                order = (kinds if r % 2 == 0 else kinds[::-1]) if len(kinds) < 3 else \
+                    kinds[r % len(kinds):] + kinds[:r % len(kinds)]
                 for kind in order:
                     try:
                         res = run_one(kind, n, workdir, config, line_bytes)
@@ -514,7 +536,9 @@ def main():
            if WAIT_CLIENTS else " Both servers stream from the start, while the subscribers connect.")
         + " Before the runs the machine was %.0f %% busy." % idle_busy
         + (" transitiond: `%s` (given with TRANSITIOND=, so the commit above is the checkout's, "
-           "not necessarily the binary's)." % shown_path(TRANSITIOND) if env.get("TRANSITIOND_GIVEN") and not FLOOR_ONLY else ""),
+           "not necessarily the binary's)." % shown_path(TRANSITIOND) if env.get("TRANSITIOND_GIVEN") and not FLOOR_ONLY else "")
+        + (" Baseline: `%s` (BASELINE=), measured in the same rounds, in turn with the others." % shown_path(BASELINE)
+           if BASELINE and not FLOOR_ONLY else ""),
         "",
         "```sh",
         env.get("COMMAND", "bench/socket-latency.sh"),
@@ -530,6 +554,8 @@ def main():
         summary += ["", "Floor only (`FLOOR_ONLY=1`): transitiond was not measured."]
     else:
         summary += ["", "Targets (issue 3): " + "; ".join(verdict(med)) + "."]
+        if BASELINE:
+            summary += ["", "Against the baseline (within 10 %): " + "; ".join(against_baseline(med)) + "."]
     out = "\n".join(summary) + "\n"
     print()
     print(out, end="")

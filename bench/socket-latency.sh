@@ -19,6 +19,9 @@
 #   WAIT_IDLE=S            before each run, wait up to S s for the machine to
 #                          be under 15 % busy (default 0: do not wait)
 #   TRANSITIOND=path       use this binary instead of building the release one
+#   BASELINE=path          also measure this transitiond binary (e.g. an older
+#                          build) in the same rounds, in turn with the others,
+#                          and compare p99 and CPU with it
 #   CONFIG=file            transitiond's config instead of the generated one
 #                          (which is the default `back`, frame_rate = 240 and
 #                          [server] max_clients = 2000)
@@ -112,12 +115,14 @@ command="bench/socket-latency.sh"
 [ "$sizes" = "1 10 100 1000" ] || command="SIZES=\"$sizes\" $command"
 [ -z "${CONFIG:-}" ] || command="CONFIG=$CONFIG $command"
 [ -z "${TRANSITIOND:-}" ] || [ "$floor_only" != 0 ] || command="TRANSITIOND=${TRANSITIOND#"$root"/} $command"
+[ -z "${BASELINE:-}" ] || [ "$floor_only" != 0 ] || command="BASELINE=$(basename "$BASELINE") $command"
+if [ -n "${BASELINE:-}" ] && [ ! -x "$BASELINE" ]; then fail "BASELINE is not an executable: $BASELINE"; fi
 [ "${WAIT_IDLE:-0}" = 0 ] || command="WAIT_IDLE=$WAIT_IDLE $command"
 [ "${WAIT_CLIENTS:-1}" = 1 ] || command="WAIT_CLIENTS=$WAIT_CLIENTS $command"
 say "== running (open files: $(ulimit -n))"
 FLOOR="$out/socket-floor" SUBSCRIBER="$out/socket-subscriber" TRANSITIOND="$transitiond" \
 RECORDING="$recording" SIZES="$sizes" ROUNDS="$rounds" SECONDS_PER_RUN="$seconds" \
-TRANSITIOND_GIVEN="$given" FLOOR_ONLY="$floor_only" WAIT_IDLE="${WAIT_IDLE:-0}" WAIT_CLIENTS="${WAIT_CLIENTS:-1}" DOC="${DOC-$root/docs/benchmarks.md}" NPROC="$(nproc)" COMMIT="$commit" \
+TRANSITIOND_GIVEN="$given" BASELINE="${BASELINE:-}" FLOOR_ONLY="$floor_only" WAIT_IDLE="${WAIT_IDLE:-0}" WAIT_CLIENTS="${WAIT_CLIENTS:-1}" DOC="${DOC-$root/docs/benchmarks.md}" NPROC="$(nproc)" COMMIT="$commit" \
 COMMAND="$command" \
     python3 "$here/socket-latency.py" &
 children+=($!)

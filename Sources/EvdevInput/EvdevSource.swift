@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Synchronization
+import SystemSupport
 import TransitionEngine
 
 /// The live input source: one input thread that attaches the selected
@@ -57,7 +58,12 @@ public final class EvdevSource: InputSource, @unchecked Sendable {
 
     public init(options: Options) throws(DeviceOpenError) {
         self.options = options
-        let wake = try WakePipe()
+        let wake: WakePipe
+        do {
+            wake = try WakePipe()
+        } catch {
+            throw DeviceOpenError.from(errno: error.errno)
+        }
         self.wake = wake
         self.queue = ReportQueue(maximumPending: options.maximumPending) { wake.wake() }
     }
@@ -74,7 +80,11 @@ public final class EvdevSource: InputSource, @unchecked Sendable {
             push([.message(.error, "cannot watch \(options.root) for devices: \(error.message)")])
             return
         }
-        thread = NativeThread { worker.run() }
+        do {
+            thread = try NativeThread(name: "input") { worker.run() }
+        } catch {
+            push([.message(.error, "cannot read input: \(error)")])
+        }
     }
 
     public func take(into reports: inout [InputReport]) {

@@ -117,7 +117,7 @@ public struct EventEncoder: Sendable {
             w.raw("{\"transition\":")
             w.string(configuration.transitions[snapshot.transition].name)
             w.raw(",\"phase\":")
-            w.string(snapshot.phase)
+            w.string(snapshot.phase.rawValue)
             w.raw(",\"progress\":")
             w.number(snapshot.progress)
             values(transition: snapshot.transition, progress: snapshot.progress, into: w)

@@ -119,7 +119,7 @@ public struct TransitionEngine: Sendable {
     /// What a command did.
     public enum CommandOutcome: Sendable, Equatable {
         case done
-        case refused(code: String, message: String)
+        case refused(code: CommandRefusal, message: String)
     }
 
     /// A command for one transition (design "Socket": `run`, `drive`,
@@ -140,7 +140,7 @@ public struct TransitionEngine: Sendable {
     public mutating func perform(_ command: Command, transition i: Int, at time: Double,
                                  into events: inout [TransitionEvent]) -> CommandOutcome {
         guard machines.indices.contains(i) else {
-            return .refused(code: "unknown-transition", message: "no transition number \(i)")
+            return .refused(code: .unknownTransition, message: "no transition number \(i)")
         }
         advance(to: time, into: &events)
         let t = max(time, now)
@@ -192,12 +192,18 @@ public struct TransitionEngine: Sendable {
 
     /// What a late client needs to render every transition in flight.
     public struct Snapshot: Sendable, Equatable {
+        /// Where a transition in flight is.
+        public enum Phase: String, Sendable, Equatable {
+            case interacting
+            case animating
+        }
+
         public var transition: Int
-        public var phase: String
+        public var phase: Phase
         public var progress: Double
         public var target: Double?
 
-        public init(transition: Int, phase: String, progress: Double, target: Double?) {
+        public init(transition: Int, phase: Phase, progress: Double, target: Double?) {
             self.transition = transition
             self.phase = phase
             self.progress = progress
@@ -213,9 +219,9 @@ public struct TransitionEngine: Sendable {
             case .idle:
                 continue
             case .interacting(let interaction):
-                result.append(Snapshot(transition: i, phase: "interacting", progress: interaction.progress, target: nil))
+                result.append(Snapshot(transition: i, phase: .interacting, progress: interaction.progress, target: nil))
             case .animating(let animation, _):
-                result.append(Snapshot(transition: i, phase: "animating",
+                result.append(Snapshot(transition: i, phase: .animating,
                                        progress: animation.sample(at: now).progress, target: animation.target))
             }
         }

@@ -47,7 +47,7 @@ public struct TransitionMachine: Sendable {
         /// cancel and is cancelled at once, without an animation.
         case abandoned(progress: Double)
         /// A command that the current state refuses (`busy`, `not-active`).
-        case refused(code: String, message: String)
+        case refused(code: CommandRefusal, message: String)
         /// An input that makes no sense in the current state: a bug, logged.
         case bug(String)
     }
@@ -158,7 +158,7 @@ public struct TransitionMachine: Sendable {
             return .began(progress: p, ids: [])
         case .interacting(var interaction):
             guard interaction.driven else {
-                return .refused(code: "busy", message: "a gesture is driving \(spec.name)")
+                return .refused(code: .busy, message: "a gesture is driving \(spec.name)")
             }
             state = .idle
             let previous = interaction.progress
@@ -175,10 +175,10 @@ public struct TransitionMachine: Sendable {
     public mutating func handleRelease(velocity: Double?, at time: Double) -> Action {
         switch state {
         case .idle, .animating:
-            return .refused(code: "not-active", message: "no command is driving \(spec.name)")
+            return .refused(code: .notActive, message: "no command is driving \(spec.name)")
         case .interacting(let interaction):
             guard interaction.driven else {
-                return .refused(code: "busy", message: "a gesture is driving \(spec.name)")
+                return .refused(code: .busy, message: "a gesture is driving \(spec.name)")
             }
             let v = velocity ?? interaction.estimator.releaseVelocity(at: time)
             let decision = Decision.decide(progress: interaction.progress, velocity: v,
@@ -197,7 +197,7 @@ public struct TransitionMachine: Sendable {
             state = completesNow ? .idle : .animating(animation, decision)
             return .ran(decision: decision, completesNow: completesNow)
         case .interacting, .animating:
-            return .refused(code: "busy", message: "\(spec.name) is already \(state.name)")
+            return .refused(code: .busy, message: "\(spec.name) is already \(state.name)")
         }
     }
 
@@ -206,7 +206,7 @@ public struct TransitionMachine: Sendable {
     public mutating func handleCancelCommand(at time: Double) -> Action {
         switch state {
         case .idle, .animating:
-            return .refused(code: "not-active", message: "\(spec.name) is not interactive now (\(state.name))")
+            return .refused(code: .notActive, message: "\(spec.name) is not interactive now (\(state.name))")
         case .interacting(let interaction):
             return end(interaction, at: time, velocity: 0, decision: .cancel, reason: .command)
         }
@@ -218,10 +218,10 @@ public struct TransitionMachine: Sendable {
     public mutating func handleDriverLost(at time: Double) -> Action {
         switch state {
         case .idle, .animating:
-            return .refused(code: "not-active", message: "no command is driving \(spec.name)")
+            return .refused(code: .notActive, message: "no command is driving \(spec.name)")
         case .interacting(let interaction):
             guard interaction.driven else {
-                return .refused(code: "not-active", message: "a gesture, not a command, is driving \(spec.name)")
+                return .refused(code: .notActive, message: "a gesture, not a command, is driving \(spec.name)")
             }
             return end(interaction, at: time, velocity: 0, decision: .cancel, reason: .clientLost)
         }

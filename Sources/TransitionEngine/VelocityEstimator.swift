@@ -94,6 +94,16 @@ public enum Decision: String, Sendable, Equatable {
     }
 }
 
+/// Why a command was refused; the wire spelling is the raw value (the
+/// `error` reply's `code`).
+public enum CommandRefusal: String, Sendable, Equatable {
+    /// Something else drives the transition, or it is already in flight.
+    case busy
+    /// Nothing a command could end is in flight.
+    case notActive = "not-active"
+    case unknownTransition = "unknown-transition"
+}
+
 /// Why an interaction ended.
 public enum EndReason: String, Sendable, Equatable {
     case released

@@ -41,11 +41,11 @@ public enum RequestID: Sendable, Equatable {
 
 /// Why a command line was refused: the `error` reply's code and message.
 public struct CommandError: Error, Sendable, Equatable {
-    public var code: String
+    public var code: ErrorCode
     public var message: String
     public var id: RequestID?
 
-    public init(_ code: String, _ message: String, id: RequestID? = nil) {
+    public init(_ code: ErrorCode, _ message: String, id: RequestID? = nil) {
         self.code = code
         self.message = message
         self.id = id
@@ -72,30 +72,30 @@ public enum CommandDecoder {
             value = try JSONValue.parse(line)
         } catch {
             if case .invalidUTF8 = error {
-                return .failure(CommandError("bad-utf8", "the line is not valid UTF-8 (\(error))"))
+                return .failure(CommandError(.badUTF8, "the line is not valid UTF-8 (\(error))"))
             }
-            return .failure(CommandError("bad-json", "the line is not JSON: \(error)"))
+            return .failure(CommandError(.badJSON, "the line is not JSON: \(error)"))
         }
         guard case .object = value else {
-            return .failure(CommandError("bad-json", "a command is a JSON object, like {\"cmd\":\"ping\"}"))
+            return .failure(CommandError(.badJSON, "a command is a JSON object, like {\"cmd\":\"ping\"}"))
         }
         var id: RequestID? = nil
         if let raw = value["id"] {
             if let n = raw.int { id = .number(Int64(n)) }
             else if let s = raw.string { id = .text(s) }
-            else { return .failure(CommandError("bad-field", "'id' must be a string or an integer")) }
+            else { return .failure(CommandError(.badField, "'id' must be a string or an integer")) }
         }
-        func fail(_ code: String, _ message: String) -> Result<(ClientCommand, RequestID?), CommandError> {
+        func fail(_ code: ErrorCode, _ message: String) -> Result<(ClientCommand, RequestID?), CommandError> {
             .failure(CommandError(code, message, id: id))
         }
-        guard let cmd = value["cmd"] else { return fail("bad-field", "missing 'cmd'") }
-        guard let name = cmd.string else { return fail("bad-field", "'cmd' must be a string") }
+        guard let cmd = value["cmd"] else { return fail(.badField, "missing 'cmd'") }
+        guard let name = cmd.string else { return fail(.badField, "'cmd' must be a string") }
 
         func transition() -> String? { value["transition"]?.string }
         func needTransition() -> Result<String, CommandError> {
-            guard let field = value["transition"] else { return .failure(CommandError("bad-field", "missing 'transition'", id: id)) }
+            guard let field = value["transition"] else { return .failure(CommandError(.badField, "missing 'transition'", id: id)) }
             guard let t = field.string, !t.isEmpty else {
-                return .failure(CommandError("bad-field", "'transition' must be a non-empty string", id: id))
+                return .failure(CommandError(.badField, "'transition' must be a non-empty string", id: id))
             }
             return .success(t)
         }
@@ -108,10 +108,10 @@ public enum CommandDecoder {
         case "subscribe":
             guard let field = value["transitions"] else { return .success((.subscribe(transitions: []), id)) }
             if case .null = field { return .success((.subscribe(transitions: []), id)) }
-            guard let items = field.array else { return fail("bad-field", "'transitions' must be an array of names") }
+            guard let items = field.array else { return fail(.badField, "'transitions' must be an array of names") }
             var names: [String] = []
             for item in items {
-                guard let n = item.string else { return fail("bad-field", "'transitions' must be an array of names") }
+                guard let n = item.string else { return fail(.badField, "'transitions' must be an array of names") }
                 names.append(n)
             }
             return .success((.subscribe(transitions: names), id))
@@ -119,9 +119,9 @@ public enum CommandDecoder {
             switch needTransition() {
             case .failure(let e): return .failure(e)
             case .success(let t):
-                guard let to = value["to"]?.string else { return fail("bad-field", "'to' must be \"finish\" or \"cancel\"") }
+                guard let to = value["to"]?.string else { return fail(.badField, "'to' must be \"finish\" or \"cancel\"") }
                 guard let decision = Decision(rawValue: to) else {
-                    return fail("bad-field", "'to' must be \"finish\" or \"cancel\" (got \"\(to)\")")
+                    return fail(.badField, "'to' must be \"finish\" or \"cancel\" (got \"\(to)\")")
                 }
                 return .success((.run(transition: t, to: decision), id))
             }
@@ -130,10 +130,10 @@ public enum CommandDecoder {
             case .failure(let e): return .failure(e)
             case .success(let t):
                 guard let p = value["progress"]?.double else {
-                    return fail("bad-field", "'progress' must be a number from 0 to 1")
+                    return fail(.badField, "'progress' must be a number from 0 to 1")
                 }
                 guard p.isFinite, CommandLimits.progress.contains(p) else {
-                    return fail("bad-field", "'progress' must be a number from 0 to 1 (got \(p))")
+                    return fail(.badField, "'progress' must be a number from 0 to 1 (got \(p))")
                 }
                 return .success((.drive(transition: t, progress: p + 0), id))
             }
@@ -144,9 +144,9 @@ public enum CommandDecoder {
                 var velocity: Double? = nil
                 if let field = value["velocity"] {
                     let range = "from \(-CommandLimits.velocity) to \(CommandLimits.velocity) (progress per second)"
-                    guard let v = field.double else { return fail("bad-field", "'velocity' must be a number \(range)") }
+                    guard let v = field.double else { return fail(.badField, "'velocity' must be a number \(range)") }
                     guard v.isFinite, abs(v) <= CommandLimits.velocity else {
-                        return fail("bad-field", "'velocity' must be a number \(range) (got \(v))")
+                        return fail(.badField, "'velocity' must be a number \(range) (got \(v))")
                     }
                     velocity = v + 0
                 }
@@ -159,7 +159,7 @@ public enum CommandDecoder {
             }
         default:
             _ = transition()
-            return fail("unknown-command", "unknown command '\(name)' (known: subscribe, ping, state, run, drive, release, cancel)")
+            return fail(.unknownCommand, "unknown command '\(name)' (known: subscribe, ping, state, run, drive, release, cancel)")
         }
     }
 }

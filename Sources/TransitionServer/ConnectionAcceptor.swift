@@ -4,7 +4,7 @@ import Glibc
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
-import NIOPosix
+import SystemSupport
 import Clocks
 
 /// Takes new connections off the listening socket on a thread of its own,
@@ -32,8 +32,11 @@ final class ConnectionAcceptor: @unchecked Sendable {
 
     private let listening: CInt
     private let path: String
-    private let wake: (read: CInt, write: CInt)
-    private var pool: NIOThreadPool?
+    private let wake: WakePipe
+    private var started = false
+    /// Completed (on the thread, or at `stop` if it never started) once the
+    /// listening socket is closed.
+    private var finished: EventLoopPromise<Void>?
     private let state = NIOLockedValueBox(State())
     private let logger: Logger
     private let deliver: @Sendable ([CInt]) -> Void
@@ -42,31 +45,28 @@ final class ConnectionAcceptor: @unchecked Sendable {
     /// (close-on-exec), on the acceptor's thread, and must call
     /// `registered(_:)` once it has dealt with them.
     init(listening: CInt, path: String, logger: Logger, deliver: @escaping @Sendable ([CInt]) -> Void) throws(SocketPathError) {
-        var pipe: [CInt] = [-1, -1]
-        guard Glibc.pipe(&pipe) == 0 else {
-            throw SocketPathError(kind: .system, path: path, message: "cannot create a pipe: \(String(cString: strerror(errno)))")
-        }
-        for fd in pipe {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        do {
+            wake = try WakePipe()
+        } catch {
+            throw SocketPathError(kind: .system, path: path, message: error.description)
         }
         self.listening = listening
         self.path = path
-        self.wake = (pipe[0], pipe[1])
         self.logger = logger
         self.deliver = deliver
     }
 
-    /// Starts the thread (once).
-    func start() {
-        guard pool == nil else { return }
-        let pool = NIOThreadPool(numberOfThreads: 1)
-        self.pool = pool
-        pool.start()
-        pool.submit { [self] state in
-            guard case .active = state else { return }
+    /// Starts the thread (once); `stop` completes on `loop`.
+    func start(on loop: EventLoop) throws(SystemError) {
+        guard !started else { return }
+        let finished = loop.makePromise(of: Void.self)
+        self.finished = finished
+        try NativeThread(name: "accept", detached: true) { [self] in
             acceptUntilStopped()
+            close(listening)
+            finished.succeed(())
         }
+        started = true
     }
 
     /// The server has dealt with `count` handed-over connections.
@@ -77,7 +77,7 @@ final class ConnectionAcceptor: @unchecked Sendable {
             s.paused = false
             return true
         }
-        if resume { poke() }
+        if resume { wake.wake() }
     }
 
     /// Stops accepting; the future completes (on `loop`) once the thread
@@ -85,25 +85,12 @@ final class ConnectionAcceptor: @unchecked Sendable {
     /// that was never started.
     func stop(on loop: EventLoop) -> EventLoopFuture<Void> {
         state.withLockedValue { $0.stopping = true }
-        poke()
-        let promise = loop.makePromise(of: Void.self)
-        let closeAll: @Sendable () -> Void = { [self] in
+        wake.wake()
+        guard started, let finished else {
             close(listening)
-            close(wake.read)
-            close(wake.write)
-            promise.succeed(())
+            return loop.makeSucceededVoidFuture()
         }
-        if let pool {
-            pool.shutdownGracefully { _ in closeAll() }
-        } else {
-            closeAll()
-        }
-        return promise.futureResult
-    }
-
-    private func poke() {
-        var byte: UInt8 = 1
-        _ = write(wake.write, &byte, 1)
+        return finished.futureResult.hop(to: loop)
     }
 
     // MARK: The thread
@@ -118,7 +105,7 @@ final class ConnectionAcceptor: @unchecked Sendable {
                 s.paused = room == 0
                 return room
             }
-            var fds = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+            var fds = [pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: listening, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&fds, room > 0 ? 2 : 1, -1)
             if ready < 0 {
@@ -127,8 +114,7 @@ final class ConnectionAcceptor: @unchecked Sendable {
                 return
             }
             if fds[0].revents != 0 {
-                var bytes = [UInt8](repeating: 0, count: 64)
-                _ = read(wake.read, &bytes, bytes.count)
+                wake.drain()
                 if state.withLockedValue({ $0.stopping }) { return }
                 continue
             }
@@ -156,7 +142,7 @@ final class ConnectionAcceptor: @unchecked Sendable {
                 batch.removeAll(keepingCapacity: true)
             }
             if pause {
-                var wakeOnly = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+                var wakeOnly = [pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0)]
                 _ = poll(&wakeOnly, 1, 100)
                 if state.withLockedValue({ $0.stopping }) { return }
             }

@@ -1,25 +1,36 @@
 import EventStream
 import NIOCore
+import TransitionEngine
+
+/// The `error` codes the server sends (docs/protocol.md "Replies"); the
+/// wire spelling is the raw value.
+public enum ErrorCode: String, Sendable, Equatable {
+    case badJSON = "bad-json"
+    case badUTF8 = "bad-utf8"
+    case unknownCommand = "unknown-command"
+    case badField = "bad-field"
+    case unknownTransition = "unknown-transition"
+    case busy
+    case notActive = "not-active"
+    case forbidden
+    case lineTooLong = "line-too-long"
+    case tooManyClients = "too-many-clients"
+    case backlog
+
+    /// The engine's refusal of a command, as the client is told.
+    public init(_ refusal: CommandRefusal) {
+        switch refusal {
+        case .busy: self = .busy
+        case .notActive: self = .notActive
+        case .unknownTransition: self = .unknownTransition
+        }
+    }
+}
 
 /// The daemon's own lines on the wire (docs/protocol.md "Replies"):
 /// `pong`, `ok`, `error`, and a request's `id` added to a line. Pure
 /// functions of their arguments.
 public enum ReplyLines {
-    /// The `error` codes the server sends; the wire spelling is the raw value.
-    public enum ErrorCode: String, Sendable {
-        case badJSON = "bad-json"
-        case badUTF8 = "bad-utf8"
-        case unknownCommand = "unknown-command"
-        case badField = "bad-field"
-        case unknownTransition = "unknown-transition"
-        case busy
-        case notActive = "not-active"
-        case forbidden
-        case lineTooLong = "line-too-long"
-        case tooManyClients = "too-many-clients"
-        case backlog
-    }
-
     /// `{"type":"pong"}` or `{"type":"ok","cmd":…}`, with the request's id.
     public static func simple(_ type: StaticString, cmd: String?, id: RequestID?) -> ByteBuffer {
         let w = JSONWriter(capacity: 64)
@@ -36,19 +47,15 @@ public enum ReplyLines {
     }
 
     /// `{"type":"error","code":…,"message":…}`, with the request's id.
-    public static func error(_ code: String, _ message: String, id: RequestID?) -> ByteBuffer {
+    public static func error(_ code: ErrorCode, _ message: String, id: RequestID?) -> ByteBuffer {
         let w = JSONWriter(capacity: 128)
         w.raw("{\"type\":\"error\",\"code\":")
-        w.string(code)
+        w.string(code.rawValue)
         w.raw(",\"message\":")
         w.string(message)
         appendID(id, w)
         w.raw("}\n")
         return buffer(w)
-    }
-
-    public static func error(_ code: ErrorCode, _ message: String, id: RequestID?) -> ByteBuffer {
-        error(code.rawValue, message, id: id)
     }
 
     /// The line with `"id":…` added before its closing brace.

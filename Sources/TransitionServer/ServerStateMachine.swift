@@ -334,7 +334,7 @@ public struct ServerStateMachine: Sendable {
             if case .driverLost = request.command { drivers[request.transition] = nil }
             broadcast(events, into: &actions)
             if let client = request.client {
-                reply(client, ReplyLines.error(code, message, id: request.id), into: &actions)
+                reply(client, ReplyLines.error(ErrorCode(code), message, id: request.id), into: &actions)
             }
         }
         if let client = request.client { actions.append(.flush(client)) }

@@ -99,12 +99,18 @@ public final class TransitionServer: @unchecked Sendable {
         // Installed and started on the loop, so that a shutdown (a signal
         // during start-up) comes either before — and the machine stops it
         // again at once — or after.
-        try loop.submit { [self] in
-            self.acceptor = acceptor
-            acceptor.start()
-            logger.info("serving \(options.socketPath) (mode \(String(options.socketMode, radix: 8)))")
-            input { $0.listening(into: &$1) }
-        }.wait()
+        do {
+            try loop.submit { [self] in
+                try acceptor.start(on: loop)
+                self.acceptor = acceptor
+                logger.info("serving \(options.socketPath) (mode \(String(options.socketMode, radix: 8)))")
+                input { $0.listening(into: &$1) }
+            }.wait()
+        } catch {
+            _ = acceptor.stop(on: loop)
+            SocketFile.remove(options.socketPath)
+            throw error
+        }
     }
 
     /// Ends everything in flight (`ended` cancel/shutdown + `cancelled` to

@@ -1,17 +1,30 @@
 import Dispatch
+import Synchronization
+import SystemSupport
 import TransitionEngine
 import EventStream
 
 /// Encodes and writes batches of events on a second thread, for
 /// `replay --fast`: the engine thread hands over a batch of a few thousand
 /// events at a time (never one event at a time) and goes on, so reading and
-/// the engine overlap with encoding and writing. Order is kept (one serial
-/// queue); at most `depth` batches wait, which bounds memory.
+/// the engine overlap with encoding and writing. Order is kept (one queue,
+/// one thread); at most `depth` batches wait, which bounds memory. Without a
+/// thread to be had, each batch is encoded at once on the caller's.
 final class BackgroundEncoder: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "transitiond.encoder")
+    private enum Job {
+        case bytes([UInt8])
+        case events([TransitionEvent])
+        case finish
+    }
+
+    private let jobs = Mutex<[Job]>([])
+    /// Counts free places in `jobs`.
     private let slots: DispatchSemaphore
+    /// Counts jobs waiting in `jobs`.
+    private let waiting = DispatchSemaphore(value: 0)
+    private var thread: NativeThread?
     private let encoder: EventEncoder
-    // Touched only on `queue` (and after `finish`).
+    // Touched only by the encoding thread (or inline), and after `finish`.
     private var output: StandardOutput
     private let writer = JSONWriter(capacity: 1 << 18)
 
@@ -19,33 +32,50 @@ final class BackgroundEncoder: @unchecked Sendable {
         self.encoder = encoder
         self.output = output
         self.slots = DispatchSemaphore(value: depth)
+        thread = try? NativeThread(name: "encoder") { [self] in
+            while true {
+                waiting.wait()
+                let job = jobs.withLock { $0.removeFirst() }
+                defer { slots.signal() }
+                if case .finish = job { return }
+                perform(job)
+            }
+        }
     }
 
     /// Queues raw bytes (the hello line) in order with the events.
-    func submit(_ bytes: [UInt8]) {
-        slots.wait()
-        queue.async {
-            self.writer.raw(bytes)
-            self.slots.signal()
-        }
-    }
+    func submit(_ bytes: [UInt8]) { enqueue(.bytes(bytes)) }
 
     /// Queues a batch; blocks while `depth` batches are waiting.
-    func submit(_ events: [TransitionEvent]) {
-        slots.wait()
-        queue.async {
-            for e in events { self.encoder.encode(e, into: self.writer) }
-            if self.writer.count >= 1 << 17 { self.output.write(self.writer) }
-            self.slots.signal()
-        }
-    }
+    func submit(_ events: [TransitionEvent]) { enqueue(.events(events)) }
 
     /// Waits for every batch and writes what is left; returns the output
     /// (with its error state).
     func finish() -> StandardOutput {
-        queue.sync {
-            output.write(writer)
+        if let thread {
+            enqueue(.finish)
+            thread.join()
         }
+        output.write(writer)
         return output
+    }
+
+    private func enqueue(_ job: Job) {
+        guard thread != nil else { return perform(job) }
+        slots.wait()
+        jobs.withLock { $0.append(job) }
+        waiting.signal()
+    }
+
+    private func perform(_ job: Job) {
+        switch job {
+        case .bytes(let bytes):
+            writer.raw(bytes)
+        case .events(let events):
+            for e in events { encoder.encode(e, into: writer) }
+            if writer.count >= 1 << 17 { output.write(writer) }
+        case .finish:
+            return
+        }
     }
 }

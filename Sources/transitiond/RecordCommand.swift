@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemSupport
 import ArgumentParser
 import EvdevInput
 import Recordings
@@ -35,8 +36,7 @@ struct RecordCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            StopSignal.install()
-            signal(SIGPIPE, SIG_IGN)
+            ProcessSignals.install()
             let opened = try openDevice()
             try? opened.useMonotonicClock()
             let fd = try openOutput()
@@ -54,7 +54,7 @@ struct RecordCommand: ParsableCommand {
     private func loop(_ opened: EvdevDevice, _ recorder: inout EvemuRecorder) throws -> String {
         var events: [InputEvent] = []
         events.reserveCapacity(4096)
-        while !StopSignal.requested {
+        while !ProcessSignals.stopRequested {
             var entry = pollfd(fd: opened.fd, events: Int16(POLLIN), revents: 0)
             // The timeout bounds a signal that lands just before poll.
             let rc = poll(&entry, 1, 250)

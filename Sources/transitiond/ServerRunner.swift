@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
+import SystemSupport
 import Logging
 import NIOCore
 import NIOPosix
@@ -23,9 +23,6 @@ enum ServerRunner {
 
     static func run(options: ServerOptions, logger: Logger, stopWhenInputEnds: Bool,
                     host makeHost: (EventLoop) -> EngineHost) throws {
-        // A daemon must not die because a reader went away: a client (writes
-        // use MSG_NOSIGNAL anyway) or whoever reads its log on a pipe.
-        signal(SIGPIPE, SIG_IGN)
         raiseFileLimit(logger: logger)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { try? group.syncShutdownGracefully() }
@@ -36,16 +33,11 @@ enum ServerRunner {
         // What a service manager or a terminal sends: SIGINT and SIGTERM
         // stop the daemon cleanly; SIGHUP (a reload request, or a closed
         // terminal) is said in the log and the daemon keeps serving with the
-        // configuration it started with; SIGPIPE is ignored (above).
-        // A parent may have started us with these blocked; we need them.
-        var unblock = sigset_t()
-        sigemptyset(&unblock)
-        for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&unblock, number) }
-        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
-        let signals = [SIGINT, SIGTERM, SIGHUP].map { number -> DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
+        // configuration it started with; SIGPIPE is ignored (a reader that
+        // went away — a client, or whoever reads the log on a pipe — is a
+        // write error, never the end of the daemon).
+        do {
+            try ProcessSignals.watch { number in
                 if number == SIGHUP {
                     logger.notice("SIGHUP: reloading the configuration is not supported yet; still serving with the one it started with")
                     return
@@ -53,10 +45,9 @@ enum ServerRunner {
                 logger.info("signal \(number): shutting down")
                 _ = server.shutdown()
             }
-            source.resume()
-            return source
+        } catch {
+            throw Failure(.unavailable, "cannot watch for signals: \(error)")
         }
-        defer { signals.forEach { $0.cancel() } }
         do {
             try server.start()
         } catch let error as SocketPathError {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemSupport
 import StreamClient
 import WireFormat
 import Clocks
@@ -40,7 +41,7 @@ struct SubscribeSession {
     }
 
     mutating func run() throws {
-        StopSignal.install()
+        ProcessSignals.install()
         var first = true
         while let connection = try connect(first: first) {
             first = false
@@ -65,7 +66,7 @@ struct SubscribeSession {
         let deadline = monotonicSeconds() + retrySeconds
         var delay = 0.1
         var announced = false
-        while !StopSignal.requested {
+        while !ProcessSignals.stopRequested {
             do {
                 return try StreamConnection(path: path)
             } catch {
@@ -81,7 +82,7 @@ struct SubscribeSession {
                     note("\(error); retrying for up to \(seconds(retrySeconds))")
                     announced = true
                 }
-                if !StopSignal.sleep(min(delay, remaining)) { return nil }
+                if !ProcessSignals.sleep(min(delay, remaining)) { return nil }
                 delay = min(delay * 2, 2)
             }
         }
@@ -93,7 +94,7 @@ struct SubscribeSession {
     private mutating func stream(_ connection: StreamConnection) throws -> StreamEnd {
         var warnedUndecodable = false
         while true {
-            if StopSignal.requested { return .stopped }
+            if ProcessSignals.stopRequested { return .stopped }
             if out.closed { return .stopped }
             let line: [UInt8]?
             do {

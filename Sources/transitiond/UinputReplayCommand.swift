@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemSupport
 import ArgumentParser
 import EvdevInput
 import Recordings
@@ -61,7 +62,7 @@ struct UinputReplayCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            StopSignal.install()
+            ProcessSignals.install()
             let loaded = try load()
             let device: UinputDevice
             do {
@@ -73,11 +74,11 @@ struct UinputReplayCommand: ParsableCommand {
                 throw Failure(.unavailable, "created a uinput device but cannot find its /dev/input node (is /sys mounted?)")
             }
             say("device \(node)")
-            if waitStdin { Self.waitForLine() } else { _ = StopSignal.sleep(startDelay) }
+            if waitStdin { Self.waitForLine() } else { _ = ProcessSignals.sleep(startDelay) }
             let written = try play(loaded.events, into: device)
             say("written \(written)")
             let abrupt = destroyAfterEvents.map { written >= $0 } ?? false
-            if !abrupt && !StopSignal.requested { _ = StopSignal.sleep(holdSeconds) }
+            if !abrupt && !ProcessSignals.stopRequested { _ = ProcessSignals.sleep(holdSeconds) }
             device.destroy()
             say("destroyed")
         }
@@ -92,7 +93,7 @@ struct UinputReplayCommand: ParsableCommand {
         let start = Self.monotonicNanoseconds()
         var written = 0
         for event in events {
-            if StopSignal.requested { break }
+            if ProcessSignals.stopRequested { break }
             if let limit = destroyAfterEvents, written >= limit { break }
             if event.type == EventCode.EV_SYN && event.code == EventCode.SYN_DROPPED { continue }
             if speed > 0 {
@@ -145,7 +146,7 @@ struct UinputReplayCommand: ParsableCommand {
 
     static func waitForLine() {
         var byte: UInt8 = 0
-        while !StopSignal.requested {
+        while !ProcessSignals.stopRequested {
             let n = read(0, &byte, 1)
             if n < 0 && errno == EINTR { continue }
             if n <= 0 || byte == 0x0a { return }
@@ -157,6 +158,6 @@ struct UinputReplayCommand: ParsableCommand {
     /// Sleeps to an absolute `CLOCK_MONOTONIC` time (a signal ends it early).
     static func sleep(until nanoseconds: Int64) {
         MonotonicClock().sleepBlocking(until: MonotonicClock.Instant(sinceZero: .nanoseconds(nanoseconds)),
-                                       interrupted: { StopSignal.requested })
+                                       interrupted: { ProcessSignals.stopRequested })
     }
 }

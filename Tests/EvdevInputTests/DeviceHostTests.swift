@@ -80,7 +80,7 @@ struct DeviceHostTests {
         #expect(outcome == .done)
         h.source.push(.lost(path: "/dev/input/event4", reason: "the device was removed"))
         #expect(h.waitForStatus(["waiting", "a touchscreen"]))
-        #expect(h.onLoop { h.host.snapshot().map(\.phase) } == ["interacting"])
+        #expect(h.onLoop { h.host.snapshot().map(\.phase) } == [.interacting])
     }
 
     @Test func resyncThatLosesTheFingerCancels() throws {

@@ -78,16 +78,16 @@ struct CommandTests {
     @Test func driveWhileAFingerDrivesIsBusy() {
         var h = harness()
         h.drag(ramp(from: 0.01, to: 0.2, t0: 0, t1: 0.1))
-        #expect(command(&h, .drive(progress: 0.5), at: 0.11) == .refused(code: "busy", message: "a gesture is driving back"))
+        #expect(command(&h, .drive(progress: 0.5), at: 0.11) == .refused(code: .busy, message: "a gesture is driving back"))
         #expect(command(&h, .release(velocity: 0), at: 0.11) != .done)
     }
 
     @Test func releaseOrCancelOfNothingIsNotActive() {
         var h = harness()
         guard case .refused(let code, _) = command(&h, .release(velocity: 0), at: 1) else { Issue.record("accepted"); return }
-        #expect(code == "not-active")
+        #expect(code == .notActive)
         guard case .refused(let code2, _) = command(&h, .cancel, at: 1) else { Issue.record("accepted"); return }
-        #expect(code2 == "not-active")
+        #expect(code2 == .notActive)
         #expect(h.events.isEmpty)
     }
 

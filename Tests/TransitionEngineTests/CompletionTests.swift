@@ -198,7 +198,7 @@ struct KeyframeAndInterruptTests {
         h.drag(ramp(from: 0.01, to: 0.31, t0: 0, t1: 0.3))
         let snapshot = h.engine.activeSnapshot()
         #expect(snapshot.count == 1)
-        #expect(snapshot[0].phase == "interacting")
+        #expect(snapshot[0].phase == .interacting)
         #expect(near(snapshot[0].progress, 0.3, 1e-9))
     }
 }

@@ -125,7 +125,7 @@ struct ConnectionAcceptorTests {
             delivered.withLock { $0.append(contentsOf: fds) }
             for _ in fds { arrived.signal() }
         }
-        acceptor.start()
+        try acceptor.start(on: loop)
         let limit = ConnectionAcceptor.inFlightLimit
         let count = limit + 44
         var clients: [CInt] = []

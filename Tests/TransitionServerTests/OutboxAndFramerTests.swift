@@ -83,7 +83,7 @@ struct LineFramerTests {
 struct CommandDecoderTests {
     func decode(_ s: String) -> Result<(ClientCommand, RequestID?), CommandError> { CommandDecoder.decode(Array(s.utf8)) }
     func code(_ s: String) -> String? {
-        if case .failure(let e) = decode(s) { return e.code }
+        if case .failure(let e) = decode(s) { return e.code.rawValue }
         return nil
     }
 
@@ -115,7 +115,7 @@ struct CommandDecoderTests {
 
 private extension Result where Success == (ClientCommand, RequestID?), Failure == CommandError {
     var failureCode: String? {
-        if case .failure(let e) = self { return e.code }
+        if case .failure(let e) = self { return e.code.rawValue }
         return nil
     }
 }

@@ -280,7 +280,7 @@ struct ServerStateMachineTests {
         s.run { $0.commandCompleted(request, outcome: .done, events: [ev("began", 1, essential: true)], into: &$1) }
         #expect(s.to(a) == ["send ⟨{\"type\":\"ok\",\"cmd\":\"run\",\"id\":\"r\"}⏎⟩", "send ⟨began⏎⟩", "flush"])
         #expect(s.to(b) == ["send ⟨began⏎⟩"])
-        s.run { $0.commandCompleted(request, outcome: .refused(code: "busy", message: "no"), events: [], into: &$1) }
+        s.run { $0.commandCompleted(request, outcome: .refused(code: .busy, message: "no"), events: [], into: &$1) }
         #expect(s.to(a).first?.contains("\"code\":\"busy\"") == true)
     }
 
