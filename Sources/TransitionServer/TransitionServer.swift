@@ -24,10 +24,10 @@ public final class TransitionServer: @unchecked Sendable {
     public let options: ServerOptions
     private let host: EngineHost
     private let encoder: EventEncoder
-    private let logger: Logger
+    let logger: Logger
 
     /// The rules. Touched on the loop only, by `input`.
-    private var machine: ServerStateMachine
+    private(set) var machine: ServerStateMachine
     /// Actions to perform, in order; inputs that arrive while actions are
     /// being performed (a write that fails at once and closes its channel)
     /// append theirs here, so an input never runs inside another.
@@ -38,11 +38,11 @@ public final class TransitionServer: @unchecked Sendable {
     /// goes to the channel instead, to keep the order of their bytes.
     private var fellShort: Set<ClientID> = []
 
-    private var connections: [ClientID: ClientConnection] = [:]
-    private var acceptor: ConnectionAcceptor?
+    var connections: [ClientID: ClientConnection] = [:]
+    var acceptor: ConnectionAcceptor?
     private let writer = JSONWriter(capacity: 1 << 16)
     private var eventBuffer: [TransitionEvent] = []
-    private var refusals = RefusalReport()
+    var refusals = RefusalReport()
     /// Completed when the server has closed everything.
     public let closed: EventLoopPromise<Void>
 
@@ -80,39 +80,6 @@ public final class TransitionServer: @unchecked Sendable {
         }
     }
 
-    private func bindAndListen() throws {
-        try SocketFile.prepare(options.socketPath)
-        let listening = try ListeningSocket.open(path: options.socketPath, mode: options.socketMode, backlog: 4096)
-        let acceptor: ConnectionAcceptor
-        do {
-            acceptor = try ConnectionAcceptor(listening: listening, path: options.socketPath, logger: logger) { [self] fds in
-                loop.execute { [self] in
-                    fds.forEach(connectionArrived)
-                    self.acceptor?.registered(fds.count)
-                }
-            }
-        } catch {
-            Glibc.close(listening)
-            SocketFile.remove(options.socketPath)
-            throw error
-        }
-        // Installed and started on the loop, so that a shutdown (a signal
-        // during start-up) comes either before — and the machine stops it
-        // again at once — or after.
-        do {
-            try loop.submit { [self] in
-                try acceptor.start(on: loop)
-                self.acceptor = acceptor
-                logger.info("serving \(options.socketPath) (mode \(String(options.socketMode, radix: 8)))")
-                input { $0.listening(into: &$1) }
-            }.wait()
-        } catch {
-            _ = acceptor.stop(on: loop)
-            SocketFile.remove(options.socketPath)
-            throw error
-        }
-    }
-
     /// Ends everything in flight (`ended` cancel/shutdown + `cancelled` to
     /// every client), closes every connection (giving each a moment to
     /// take its last lines), stops listening and removes the socket file.
@@ -125,7 +92,7 @@ public final class TransitionServer: @unchecked Sendable {
 
     /// Applies one input to the machine and performs its actions (or, when
     /// called while actions are being performed, queues them behind).
-    private func input(_ apply: (inout ServerStateMachine, inout [ServerStateMachine.Action]) -> Void) {
+    func input(_ apply: (inout ServerStateMachine, inout [ServerStateMachine.Action]) -> Void) {
         loop.assertInEventLoop()
         apply(&machine, &queue)
         guard !performing else { return }
@@ -141,44 +108,21 @@ public final class TransitionServer: @unchecked Sendable {
         performing = false
     }
 
-    /// A connection from the Unix socket's acceptor: admitted (wrapped in a
-    /// NIO channel that reads its commands, with a duplicate descriptor for
-    /// direct writes) or refused with one `send` and a close.
-    private func connectionArrived(_ fd: CInt) {
-        switch machine.connectionArrived(.unixSocket) {
-        case .refuse(let line, let full):
-            let refused = ConnectionDescriptor(fd)
-            if let line { _ = refused.send(line) }
-            refused.close()
-            if full, let message = refusals.note(clients: machine.clientCount) { logger.warning("\(message)") }
-        case .admit(let id):
-            let duplicate = fcntl(fd, F_DUPFD_CLOEXEC, 0)
-            guard duplicate >= 0 else {
-                logger.warning("dropped a connection: cannot duplicate its descriptor: \(String(cString: strerror(errno)))")
-                Glibc.close(fd)
-                input { $0.clientGone(id, into: &$1) }
-                return
-            }
-            let connection = ClientConnection(id: id, descriptor: ConnectionDescriptor(duplicate))
-            connections[id] = connection
-            ClientBootstrap(group: loop)
-                .channelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
-                .channelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 1024, maximum: 65536))
-                .channelInitializer { [self] channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(ClientHandler(server: self, id: id))
-                    }
-                }
-                .withConnectedSocket(fd)
-                .whenFailure { [self] error in
-                    logger.warning("dropped a connection: \(error)")
-                    clientGone(id)
-                }
+    /// A connection arrived on a transport: admitted (it holds a slot until
+    /// `clientGone`) or refused (the transport sends the line, if any, and
+    /// closes it).
+    func admit(_ transport: ClientTransport) -> ServerStateMachine.Admission {
+        loop.assertInEventLoop()
+        let admission = machine.connectionArrived(transport)
+        if case .refuse(_, full: true) = admission, let message = refusals.note(clients: machine.clientCount) {
+            logger.warning("\(message)")
         }
+        return admission
     }
 
-    /// The client's channel is active: it gets `hello`.
-    fileprivate func clientActive(_ id: ClientID, channel: Channel) {
+    /// The client's channel is active (`peer`: who it is, if the transport
+    /// can tell): it gets `hello`.
+    func clientActive(_ id: ClientID, channel: Channel, peer: PeerCredentials?) {
         guard let connection = connections[id] else {
             channel.close(promise: nil)
             return
@@ -188,23 +132,22 @@ public final class TransitionServer: @unchecked Sendable {
             channel.close(promise: nil)
             return
         }
-        let peer = connection.descriptor.peerCredentials()
         writer.reset()
         encoder.hello(active: host.snapshot(), seq: host.lastSeq, extra: host.helloExtra, into: writer)
         let hello = ReplyLines.buffer(writer)
         input { $0.clientReady(id, peer: peer, hello: hello, into: &$1) }
     }
 
-    fileprivate func received(_ id: ClientID, _ data: ByteBuffer) {
+    func received(_ id: ClientID, _ data: ByteBuffer) {
         guard connections[id] != nil else { return }
         input { $0.bytesReceived(id, data.readableBytesView, into: &$1) }
     }
 
     /// The client's connection is gone (once per admitted client).
-    fileprivate func clientGone(_ id: ClientID) {
+    func clientGone(_ id: ClientID) {
         guard let connection = connections.removeValue(forKey: id) else { return }
         connection.closeDeadline?.cancel()
-        connection.descriptor.close()
+        connection.direct?.close()
         input { $0.clientGone(id, into: &$1) }
     }
 
@@ -214,8 +157,8 @@ public final class TransitionServer: @unchecked Sendable {
         switch action {
         case .send(let id, let bytes):
             guard let connection = connections[id] else { return }
-            if fellShort.contains(id) { return sendFellShort(id, rest: bytes) }
-            switch connection.descriptor.send(bytes) {
+            guard let direct = connection.direct, !fellShort.contains(id) else { return sendFellShort(id, rest: bytes) }
+            switch direct.send(bytes) {
             case .all:
                 return
             case .some(let written):
@@ -306,8 +249,8 @@ public final class TransitionServer: @unchecked Sendable {
         }
         var rest = ByteBuffer()
         for line in lines { rest.writeImmutableBuffer(line) }
-        if direct && rest.readableBytes > 0 {
-            switch connection.descriptor.send(rest) {
+        if direct, let descriptor = connection.direct, rest.readableBytes > 0 {
+            switch descriptor.send(rest) {
             case .all: rest.clear()
             case .some(let written): rest.moveReaderIndex(forwardBy: written)
             case .none: break
@@ -350,68 +293,21 @@ public final class TransitionServer: @unchecked Sendable {
 
 /// The I/O handles of one client, as the executor holds them: the NIO
 /// channel (which reads its commands and takes over the writes of a client
-/// that falls behind) and a duplicate descriptor for direct writes.
+/// that falls behind) and, where the transport has one, a descriptor for
+/// direct writes (without it, every write goes through the channel).
 /// Confined to the server's event loop.
 final class ClientConnection {
     let id: ClientID
-    let descriptor: ConnectionDescriptor
+    let direct: ConnectionDescriptor?
     var channel: Channel?
     var needsFlush = false
     /// Closed before its channel was active (shutdown during set-up).
     var closeWhenActive = false
     var closeDeadline: Scheduled<Void>?
 
-    init(id: ClientID, descriptor: ConnectionDescriptor) {
+    init(id: ClientID, direct: ConnectionDescriptor?) {
         self.id = id
-        self.descriptor = descriptor
-    }
-}
-
-/// The pipeline handler of one Unix-socket client: turns its channel's
-/// events into the server's inputs (active → `hello`, bytes → commands,
-/// inactive → gone).
-final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
-    typealias InboundIn = ByteBuffer
-
-    private let server: TransitionServer
-    private let id: ClientID
-
-    init(server: TransitionServer, id: ClientID) {
-        self.server = server
-        self.id = id
-    }
-
-    func channelActive(context: ChannelHandlerContext) {
-        server.clientActive(id, channel: context.channel)
-        context.fireChannelActive()
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        server.received(id, unwrapInboundIn(data))
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        server.clientGone(id)
-        context.fireChannelInactive()
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: Error) {
-        context.close(promise: nil)
-    }
-}
-
-/// Refusals for `max_clients`, said in the log at most every 10 s.
-struct RefusalReport {
-    private var count = 0
-    private var last: MonotonicClock.Instant? = nil
-
-    mutating func note(clients: Int) -> String? {
-        count += 1
-        let now = MonotonicClock().now
-        if let last, last.duration(to: now) < .seconds(10) { return nil }
-        last = now
-        defer { count = 0 }
-        return "refused \(count == 1 ? "a connection" : "\(count) connections"): already \(clients) clients (max_clients)"
+        self.direct = direct
     }
 }
 

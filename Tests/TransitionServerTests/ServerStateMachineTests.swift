@@ -206,6 +206,26 @@ struct ServerStateMachineTests {
         #expect(s.machine.knownClients == 0)
     }
 
+    /// A client goes away while its channel still holds lines: late news of
+    /// those writes is ignored, and it gets nothing more.
+    @Test func aClientGoneInTheMiddleOfAWriteIsForgottenQuietly() {
+        var s = Script()
+        let a = s.connect(), b = s.connect()
+        s.events([ev("one")])
+        s.short(a, "ne\n")
+        s.events([ev("two")])
+        #expect(s.to(a) == ["channel ⟨two⏎⟩", "flush"])
+        s.gone(a)
+        #expect(s.machine.clientCount == 1 && s.machine.knownClients == 1)
+        s.wrote(a, 3, ok: false)
+        s.wrote(a, 4, ok: false)
+        #expect(s.last.isEmpty, "no action and no bug for a client already gone")
+        s.events([ev("three")])
+        #expect(s.to(a).isEmpty)
+        #expect(s.to(b) == ["send ⟨three⏎⟩"])
+        #expect(!s.log.contains { $0.hasPrefix("log-error") })
+    }
+
     @Test func maxClientsRefusesWithoutASlotAndAGoneClientFreesOne() {
         var s = Script(.init(maxClients: 2, transitions: ["back"]))
         let a = s.connect()
