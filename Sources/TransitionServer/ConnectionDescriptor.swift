@@ -6,7 +6,7 @@ import NIOCore
 /// A client connection's own descriptor for writing (a duplicate of the one
 /// the NIO channel reads from, so that it stays valid — never another
 /// connection's — until the server closes it). Confined to the event loop.
-final class ConnectionDescriptor: @unchecked Sendable {
+final class ConnectionDescriptor {
     private var fd: CInt
 
     /// How much of a line a `send` wrote.

@@ -125,6 +125,16 @@ public struct ServerStateMachine: Sendable {
         case closing
     }
 
+    /// How a client's lines are written now.
+    public enum WriteMode: Sendable, Equatable {
+        /// Its channel holds nothing: a line may go out with one direct `send`.
+        case direct
+        /// Its channel holds `writes` buffers of `bytes` bytes not yet
+        /// written: later lines go after them (through the channel, or the
+        /// outbox while the channel holds `highWater` bytes or more).
+        case channel(writes: Int, bytes: Int)
+    }
+
     struct Client: Sendable {
         let id: ClientID
         let transport: ClientTransport
@@ -134,12 +144,17 @@ public struct ServerStateMachine: Sendable {
         var filter: Set<Int>? = nil
         var framer: LineFramer
         var outbox: ClientOutbox
-        /// Writes handed to the channel and not yet reported written.
-        var channelWrites = 0
-        var channelBytes = 0
+        var writeMode: WriteMode = .direct
 
         var label: String { peer.map { "\(id) (\($0))" } ?? id.description }
-        var isCaughtUp: Bool { channelWrites == 0 && outbox.isEmpty }
+        var isCaughtUp: Bool { writeMode == .direct && outbox.isEmpty }
+        /// Bytes its channel holds, not yet written.
+        var channelBytes: Int {
+            switch writeMode {
+            case .direct: return 0
+            case .channel(_, let bytes): return bytes
+            }
+        }
         func wants(_ transition: Int) -> Bool { filter?.contains(transition) ?? true }
     }
 
@@ -167,6 +182,9 @@ public struct ServerStateMachine: Sendable {
     public var knownClients: Int { clients.count }
 
     public func phase(of client: ClientID) -> ClientPhase? { index(of: client).map { clients[$0].phase } }
+
+    /// How a client's lines are written now.
+    public func writeMode(of client: ClientID) -> WriteMode? { index(of: client).map { clients[$0].writeMode } }
 
     /// The client whose commands drive `transition`, if any.
     public func driver(of transition: Int) -> ClientID? { drivers[transition] }
@@ -286,7 +304,7 @@ public struct ServerStateMachine: Sendable {
                     clients[i].phase = .closing
                     var rest: [ByteBuffer] = []
                     while let line = clients[i].outbox.next() { rest.append(line) }
-                    actions.append(.closeAfterWriting(clients[i].id, rest, direct: clients[i].channelWrites == 0))
+                    actions.append(.closeAfterWriting(clients[i].id, rest, direct: clients[i].writeMode == .direct))
                 case .closing:
                     continue
                 }
@@ -439,9 +457,12 @@ public struct ServerStateMachine: Sendable {
     /// of `bytes` bytes. A failed write means the connection is closing.
     public mutating func channelWrote(_ id: ClientID, bytes: Int, ok: Bool, into actions: inout [Action]) {
         guard let i = index(of: id) else { return }   // late news of a client already gone
-        guard clients[i].channelWrites > 0 else { return bug("channel write of \(clients[i].label) with none pending", &actions) }
-        clients[i].channelWrites -= 1
-        clients[i].channelBytes -= bytes
+        switch clients[i].writeMode {
+        case .direct:
+            return bug("channel write of \(clients[i].label) with none pending", &actions)
+        case .channel(let writes, let pending):
+            clients[i].writeMode = writes > 1 ? .channel(writes: writes - 1, bytes: pending - bytes) : .direct
+        }
         switch clients[i].phase {
         case .open:
             if !ok {
@@ -557,13 +578,13 @@ public struct ServerStateMachine: Sendable {
                 }
                 continue
             }
-            let writes = clients[i].channelWrites
+            let mode = clients[i].writeMode
             for line in lines where clients[i].wants(line.transition) {
                 guard deliver(line.bytes, essential: line.essential, transition: line.transition, at: i, into: &actions) else {
                     break
                 }
             }
-            if clients[i].channelWrites != writes && clients[i].phase == .open { actions.append(.flush(id)) }
+            if clients[i].writeMode != mode && clients[i].phase == .open { actions.append(.flush(id)) }
         }
     }
 
@@ -602,8 +623,12 @@ public struct ServerStateMachine: Sendable {
     }
 
     private mutating func handToChannel(_ bytes: ByteBuffer, at i: Int, into actions: inout [Action]) {
-        clients[i].channelWrites += 1
-        clients[i].channelBytes += bytes.readableBytes
+        switch clients[i].writeMode {
+        case .direct:
+            clients[i].writeMode = .channel(writes: 1, bytes: bytes.readableBytes)
+        case .channel(let writes, let pending):
+            clients[i].writeMode = .channel(writes: writes + 1, bytes: pending + bytes.readableBytes)
+        }
         actions.append(.handToChannel(clients[i].id, bytes))
     }
 
@@ -621,7 +646,7 @@ public struct ServerStateMachine: Sendable {
     /// dropped: the client is being cut off), then the connection closes.
     private mutating func closeWithError(at i: Int, _ line: ByteBuffer, into actions: inout [Action]) {
         clients[i].phase = .closing
-        actions.append(.closeAfterWriting(clients[i].id, [line], direct: clients[i].channelWrites == 0))
+        actions.append(.closeAfterWriting(clients[i].id, [line], direct: clients[i].writeMode == .direct))
     }
 
     // MARK: Helpers

@@ -86,7 +86,7 @@ extension TransitionServer {
 /// The pipeline handler of one Unix-socket client: turns its channel's
 /// events into the server's inputs (active → `hello`, bytes → commands,
 /// inactive → gone).
-final class ClientHandler: ChannelInboundHandler, @unchecked Sendable {
+final class ClientHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
     private let server: TransitionServer
