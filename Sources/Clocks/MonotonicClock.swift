@@ -72,19 +72,22 @@ extension Duration {
 }
 
 /// A clock that timers can be set on: how long a timer for `deadline`
-/// should wait. The real clock says how long is left; the manual clock
-/// jumps to the deadline and says zero, so the same schedule runs at once.
+/// should wait, and what happens when it fires. The real clock says how long
+/// is left, and time is what it is; the manual clock says zero (the same
+/// schedule runs at once) and moves to the deadline when it is reached.
 public protocol SchedulingClock: Clock, Sendable where Instant == MonotonicClock.Instant, Duration == Swift.Duration {
+    /// How long until `deadline` (no side effect).
     func delay(until deadline: Instant) -> Duration
+    /// A timer for `deadline` fired, or work due then is being done.
+    func reached(_ deadline: Instant)
 }
 
 extension MonotonicClock: SchedulingClock {
     public func delay(until deadline: Instant) -> Duration { max(.zero, now.duration(to: deadline)) }
+    public func reached(_ deadline: Instant) {}
 }
 
 extension ManualClock: SchedulingClock {
-    public func delay(until deadline: Instant) -> Duration {
-        advance(to: deadline)
-        return .zero
-    }
+    public func delay(until deadline: Instant) -> Duration { .zero }
+    public func reached(_ deadline: Instant) { advance(to: deadline) }
 }

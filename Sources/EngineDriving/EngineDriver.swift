@@ -25,10 +25,13 @@ public final class EngineDriver<C: SchedulingClock>: @unchecked Sendable {
     /// Engine time now.
     public var now: Double { timeline.engineTime(at: clock.now) }
 
-    /// Whether engine time `t` is due now (on the manual clock: always, and
-    /// the clock moves to it).
+    /// Whether engine time `t` is due now; if it is, the caller does what
+    /// is due then (on the manual clock: always, and the clock moves to it).
     public func isDue(_ t: Double) -> Bool {
-        clock.delay(until: timeline.instant(of: t)) <= .zero
+        let instant = timeline.instant(of: t)
+        guard clock.delay(until: instant) <= .zero else { return false }
+        clock.reached(instant)
+        return true
     }
 
     /// Calls `body` on the loop when engine time `t` is due, replacing the
@@ -58,6 +61,7 @@ public final class EngineDriver<C: SchedulingClock>: @unchecked Sendable {
     }
 
     private func fire() {
+        if let t = pendingTime { clock.reached(timeline.instant(of: t)) }
         pending = nil
         pendingTime = nil
         action()

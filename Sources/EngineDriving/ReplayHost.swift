@@ -16,19 +16,21 @@ public final class ReplayHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
     private let loop: EventLoop
     private let clock: C
     private let speed: Double
-    private var driver: EngineDriver<C>?
+    private var driver: EngineDriver<C>
     private var emit: ([TransitionEvent]) -> Void = { _ in }
     private var finished: () -> Void = {}
     private var announcedEnd = false
     private var stopped = false
     private var buffer: [TransitionEvent] = []
 
-    /// A replay of `session` on `loop`, paced by `clock` at `speed`.
+    /// A replay of `session` on `loop`, paced by `clock` at `speed`. Until
+    /// `start`, its time 0 is now (a command's animation runs meanwhile).
     public init(loop: EventLoop, session: ReplaySession, clock: C, speed: Double = 1) {
         self.loop = loop
         self.session = session
         self.clock = clock
         self.speed = speed
+        driver = EngineDriver(loop: loop, clock: clock, timeline: EngineTimeline(origin: clock.now, speed: speed))
     }
 
     public var configuration: EngineConfiguration { session.engine.configuration }
@@ -36,21 +38,23 @@ public final class ReplayHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
 
     public func snapshot() -> [TransitionEngine.Snapshot] { session.engine.activeSnapshot() }
 
-    /// Starts the replay now: its time 0 is this instant.
+    /// Starts the replay now: its time 0 is this instant (as it was for
+    /// the commands before it: replay time never goes back for the engine).
     public func start(emit: @escaping ([TransitionEvent]) -> Void, finished: @escaping () -> Void) {
         self.emit = emit
         self.finished = finished
+        driver.cancel()
         driver = EngineDriver(loop: loop, clock: clock, timeline: EngineTimeline(origin: clock.now, speed: speed))
         schedule()
     }
 
     /// Replay time now (never before what the engine has seen).
     private var replayNow: Double {
-        max(session.engine.now, driver?.now ?? session.engine.now)
+        max(session.engine.now, driver.now)
     }
 
     private func schedule() {
-        guard !stopped, let driver else { return }
+        guard !stopped else { return }
         guard let t = session.nextActivity else {
             driver.cancel()
             if session.isFinished && !announcedEnd {
@@ -66,7 +70,7 @@ public final class ReplayHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
     /// anything else), hands their events on at once, and sets the timer
     /// for the next.
     private func fire() {
-        guard !stopped, let driver else { return }
+        guard !stopped else { return }
         buffer.removeAll(keepingCapacity: true)
         var steps = 0
         while let t = session.nextActivity, steps < 512, driver.isDue(t) {
@@ -88,6 +92,6 @@ public final class ReplayHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
     public func shutdown(into events: inout [TransitionEvent]) {
         session.shutdown(at: replayNow, into: &events)
         stopped = true
-        driver?.cancel()
+        driver.cancel()
     }
 }

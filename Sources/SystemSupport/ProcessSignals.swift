@@ -30,19 +30,25 @@ public enum ProcessSignals {
     /// the spawning thread's mask on, and many runtimes block signals in
     /// their worker threads).
     public static func install() {
+        // Both globals are made here, not lazily in the handler (where
+        // their one-time initialisation would not be async-signal-safe).
         _ = wake
+        _ = pendingSignals.load(ordering: .relaxed)
+        _ = wakeDescriptor.load(ordering: .relaxed)
         signal(SIGPIPE, SIG_IGN)
         var unblock = sigset_t()
         sigemptyset(&unblock)
         for number in handled {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in
+                let saved = errno
                 pendingSignals.bitwiseOr(UInt64(1) << UInt64(number & 63), ordering: .acquiringAndReleasing)
                 let fd = wakeDescriptor.load(ordering: .acquiring)
                 if fd >= 0 {
                     var byte: UInt8 = 1
                     _ = write(fd, &byte, 1)
                 }
+                errno = saved
             }
             sigemptyset(&action.sa_mask)
             action.sa_flags = 0

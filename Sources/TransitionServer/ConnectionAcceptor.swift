@@ -34,6 +34,7 @@ final class ConnectionAcceptor: @unchecked Sendable {
     private let path: String
     private let wake: WakePipe
     private var started = false
+    private var stopped = false
     /// Completed (on the thread, or at `stop` if it never started) once the
     /// listening socket is closed.
     private var finished: EventLoopPromise<Void>?
@@ -58,14 +59,19 @@ final class ConnectionAcceptor: @unchecked Sendable {
 
     /// Starts the thread (once); `stop` completes on `loop`.
     func start(on loop: EventLoop) throws(SystemError) {
-        guard !started else { return }
+        guard !started, !stopped else { return }
         let finished = loop.makePromise(of: Void.self)
-        self.finished = finished
-        try NativeThread(name: "accept", detached: true) { [self] in
-            acceptUntilStopped()
-            close(listening)
-            finished.succeed(())
+        do {
+            try NativeThread(name: "accept", detached: true) { [self] in
+                acceptUntilStopped()
+                close(listening)
+                finished.succeed(())
+            }
+        } catch {
+            finished.succeed(())   // never used: nothing may wait on it
+            throw error
         }
+        self.finished = finished
         started = true
     }
 
@@ -87,9 +93,11 @@ final class ConnectionAcceptor: @unchecked Sendable {
         state.withLockedValue { $0.stopping = true }
         wake.wake()
         guard started, let finished else {
-            close(listening)
+            if !stopped { close(listening) }
+            stopped = true
             return loop.makeSucceededVoidFuture()
         }
+        stopped = true
         return finished.futureResult.hop(to: loop)
     }
 

@@ -438,16 +438,16 @@ public struct ServerStateMachine: Sendable {
         deliver(line, essential: true, transition: nil, at: i, into: &actions)
     }
 
-    /// A direct `send` wrote only part of its bytes (`rest` is what is left,
-    /// possibly all of it: the socket was full, or the peer is gone).
-    public mutating func sendFellShort(_ id: ClientID, rest: ByteBuffer, into actions: inout [Action]) {
+    /// A direct `send` wrote only part of its bytes, and the executor has
+    /// handed the rest (`bytes` bytes, possibly all of them: the socket was
+    /// full, or the peer is gone) to the client's channel at once, so that
+    /// nothing queued behind it can overtake it. From now on the client's
+    /// lines go after what the channel holds; `channelWrote` reports it done.
+    public mutating func sendFellShort(_ id: ClientID, bytes: Int, into actions: inout [Action]) {
         guard let i = index(of: id) else { return bug("short send to unknown \(id)", &actions) }
         switch clients[i].phase {
-        case .open:
-            handToChannel(rest, at: i, into: &actions)
-            actions.append(.flush(id))
-        case .closing:
-            return
+        case .open, .closing:
+            recordChannelWrite(bytes, at: i)
         case .settingUp:
             bug("short send to \(clients[i].label)", &actions)
         }
@@ -623,13 +623,17 @@ public struct ServerStateMachine: Sendable {
     }
 
     private mutating func handToChannel(_ bytes: ByteBuffer, at i: Int, into actions: inout [Action]) {
+        recordChannelWrite(bytes.readableBytes, at: i)
+        actions.append(.handToChannel(clients[i].id, bytes))
+    }
+
+    private mutating func recordChannelWrite(_ bytes: Int, at i: Int) {
         switch clients[i].writeMode {
         case .direct:
-            clients[i].writeMode = .channel(writes: 1, bytes: bytes.readableBytes)
+            clients[i].writeMode = .channel(writes: 1, bytes: bytes)
         case .channel(let writes, let pending):
-            clients[i].writeMode = .channel(writes: writes + 1, bytes: pending + bytes.readableBytes)
+            clients[i].writeMode = .channel(writes: writes + 1, bytes: pending + bytes)
         }
-        actions.append(.handToChannel(clients[i].id, bytes))
     }
 
     /// Moves queued lines to the channel while it has room.

@@ -35,7 +35,7 @@ public final class TransitionServer: @unchecked Sendable {
     private var performing = false
     /// Clients whose direct send fell short while the queue was being
     /// performed: a later `send` queued for them before the machine knew
-    /// goes to the channel instead, to keep the order of their bytes.
+    /// goes to their channel at once too, to keep the order of their bytes.
     private var fellShort: Set<ClientID> = []
 
     var connections: [ClientID: ClientConnection] = [:]
@@ -171,19 +171,8 @@ public final class TransitionServer: @unchecked Sendable {
                 sendFellShort(id, rest: bytes)
             }
         case .handToChannel(let id, let bytes):
-            guard let connection = connections[id], let channel = connection.channel else { return }
-            let count = bytes.readableBytes
-            let written = loop.makePromise(of: Void.self)
-            written.futureResult.whenComplete { [self] result in
-                let ok: Bool
-                switch result {
-                case .success: ok = true
-                case .failure: ok = false
-                }
-                input { $0.channelWrote(id, bytes: count, ok: ok, into: &$1) }
-            }
-            connection.needsFlush = true
-            channel.write(bytes, promise: written)
+            guard let connection = connections[id] else { return }
+            writeToChannel(connection, bytes)
         case .flush(let id):
             guard let connection = connections[id], connection.needsFlush else { return }
             connection.needsFlush = false
@@ -234,9 +223,35 @@ public final class TransitionServer: @unchecked Sendable {
         }
     }
 
+    /// What a direct send did not write goes to the channel now (before any
+    /// action queued behind it), and the machine is told.
     private func sendFellShort(_ id: ClientID, rest: ByteBuffer) {
+        guard let connection = connections[id], connection.channel != nil else { return }
         fellShort.insert(id)
-        input { $0.sendFellShort(id, rest: rest, into: &$1) }
+        writeToChannel(connection, rest)
+        connection.channel?.flush()
+        connection.needsFlush = false
+        let count = rest.readableBytes
+        input { $0.sendFellShort(id, bytes: count, into: &$1) }
+    }
+
+    /// Queues bytes on the client's channel; the machine hears when they are
+    /// written (or failed).
+    private func writeToChannel(_ connection: ClientConnection, _ bytes: ByteBuffer) {
+        guard let channel = connection.channel else { return }
+        let id = connection.id
+        let count = bytes.readableBytes
+        let written = loop.makePromise(of: Void.self)
+        written.futureResult.whenComplete { [self] result in
+            let ok: Bool
+            switch result {
+            case .success: ok = true
+            case .failure: ok = false
+            }
+            input { $0.channelWrote(id, bytes: count, ok: ok, into: &$1) }
+        }
+        connection.needsFlush = true
+        channel.write(bytes, promise: written)
     }
 
     /// Writes the last lines after whatever the channel holds (the socket

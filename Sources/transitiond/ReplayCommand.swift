@@ -65,8 +65,8 @@ struct ReplayCommand: ParsableCommand {
 
     func validate() throws {
         if fast && speed != nil { throw ValidationError("--fast and --speed exclude each other") }
-        if let speed, !(speed > 0 && speed.isFinite && speed <= 1000) {
-            throw ValidationError("--speed must be a number > 0 and ≤ 1000 (got \(speed))")
+        if let speed, !(speed >= 0.001 && speed <= 1000) {
+            throw ValidationError("--speed must be a number from 0.001 to 1000 (got \(speed))")
         }
         if loop < 1 || loop > 1_000_000 { throw ValidationError("--loop must be 1…1000000 (got \(loop))") }
         if recordings.isEmpty { throw ValidationError("give at least one recording") }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import SystemSupport
 import Logging
+import Synchronization
 import NIOCore
 import NIOPosix
 import TransitionServer
@@ -36,8 +37,13 @@ enum ServerRunner {
         // configuration it started with; SIGPIPE is ignored (a reader that
         // went away — a client, or whoever reads the log on a pipe — is a
         // write error, never the end of the daemon).
+        // After the server has closed (and its loop is gone), a late signal
+        // is ignored rather than scheduled on a dead loop.
+        let serving = ServingFlag()
+        defer { serving.value.withLock { $0 = false } }
         do {
             try ProcessSignals.watch { number in
+                guard serving.value.withLock({ $0 }) else { return }
                 if number == SIGHUP {
                     logger.notice("SIGHUP: reloading the configuration is not supported yet; still serving with the one it started with")
                     return
@@ -60,6 +66,11 @@ enum ServerRunner {
             throw Failure(.unavailable, "\(options.socketPath): cannot listen: \(error)")
         }
         try server.closed.futureResult.wait()
+    }
+
+    /// Whether the server still takes signals.
+    private final class ServingFlag: Sendable {
+        let value = Mutex(true)
     }
 
     /// Many clients need many descriptors: take the hard limit.

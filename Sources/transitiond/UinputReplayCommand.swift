@@ -55,7 +55,9 @@ struct UinputReplayCommand: ParsableCommand {
     var waitStdin = false
 
     func validate() throws {
-        guard speed >= 0 && speed.isFinite else { throw ValidationError("--speed must be ≥ 0 (got \(speed))") }
+        guard speed == 0 || (speed >= 0.001 && speed <= 1000) else {
+            throw ValidationError("--speed must be 0 or a number from 0.001 to 1000 (got \(speed))")
+        }
         guard holdSeconds >= 0 && startDelay >= 0 else { throw ValidationError("--hold-seconds and --start-delay must be ≥ 0") }
         if let n = destroyAfterEvents, n < 0 { throw ValidationError("--destroy-after-events must be ≥ 0") }
     }

@@ -44,7 +44,8 @@ private struct Script {
     mutating func events(_ lines: [EventLine]) { run { $0.engineEvents(lines, into: &$1) } }
     mutating func say(_ id: ClientID, _ text: String) { run { $0.bytesReceived(id, Array(text.utf8), into: &$1) } }
     mutating func gone(_ id: ClientID) { run { $0.clientGone(id, into: &$1) } }
-    mutating func short(_ id: ClientID, _ rest: String) { run { $0.sendFellShort(id, rest: ByteBuffer(string: rest), into: &$1) } }
+    /// A direct send fell short; the executor handed `rest` to the channel.
+    mutating func short(_ id: ClientID, _ rest: String) { run { $0.sendFellShort(id, bytes: rest.utf8.count, into: &$1) } }
     mutating func wrote(_ id: ClientID, _ bytes: Int, ok: Bool = true) { run { $0.channelWrote(id, bytes: bytes, ok: ok, into: &$1) } }
 
     /// The `perform` request of the last input.
@@ -147,7 +148,7 @@ struct ServerStateMachineTests {
         s.events([ev("one")])
         #expect(s.machine.writeMode(of: a) == .direct)
         s.short(a, "ne\n")
-        #expect(s.to(a) == ["channel ⟨ne⏎⟩", "flush"])
+        #expect(s.last.isEmpty, "the executor wrote the rest to the channel itself")
         #expect(s.machine.writeMode(of: a) == .channel(writes: 1, bytes: 3))
         s.events([ev("two", essential: true)])
         #expect(s.to(a) == ["channel ⟨two⏎⟩", "flush"], "not sent directly past what the channel holds")
@@ -227,6 +228,22 @@ struct ServerStateMachineTests {
         s.events([ev("three")])
         #expect(s.to(a).isEmpty)
         #expect(s.to(b) == ["send ⟨three⏎⟩"])
+        #expect(!s.log.contains { $0.hasPrefix("log-error") })
+    }
+
+    /// Shutdown's last lines to a client whose socket is full: the rest of
+    /// the short send is in its channel, ahead of the final close.
+    @Test func aShortSendToAClosingClientIsStillCountedUntilWritten() {
+        var s = Script()
+        let a = s.connect()
+        s.run { $0.shutdownRequested(into: &$1) }
+        s.run { $0.inputStopped([ev("ended", essential: true)], into: &$1) }
+        #expect(s.to(a) == ["send ⟨ended⏎⟩", "last  direct"])
+        #expect(s.machine.phase(of: a) == .closing)
+        s.short(a, "ded\n")
+        #expect(s.machine.writeMode(of: a) == .channel(writes: 1, bytes: 4))
+        s.wrote(a, 4)
+        #expect(s.last.isEmpty && s.machine.writeMode(of: a) == .direct)
         #expect(!s.log.contains { $0.hasPrefix("log-error") })
     }
 
@@ -384,7 +401,7 @@ struct ServerStateMachineTests {
         #expect(s.machine.phase == .serving)
         s.gone(ClientID(77))
         #expect(s.last.first?.hasPrefix("log-error BUG") == true)
-        s.run { $0.sendFellShort(ClientID(78), rest: ByteBuffer(), into: &$1) }
+        s.run { $0.sendFellShort(ClientID(78), bytes: 1, into: &$1) }
         #expect(s.last.first?.hasPrefix("log-error BUG") == true)
     }
 }
