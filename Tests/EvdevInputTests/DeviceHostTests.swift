@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import TransitionEngine
 @testable import EvdevInput
@@ -128,11 +129,6 @@ struct DeviceHostTests {
 extension HostHarness {
     /// Waits until the host's input status values are `values`.
     func waitForStatus(_ values: [String], timeout: Double = 5) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if onLoop({ self.host.inputStatus.map(\.value) }) == values { return true }
-            usleep(2000)
-        }
-        return false
+        waitUntil(timeout: timeout, pollingEvery: 0.002) { onLoop({ self.host.inputStatus.map(\.value) }) == values }
     }
 }

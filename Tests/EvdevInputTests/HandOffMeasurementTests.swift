@@ -3,15 +3,17 @@ import Foundation
 import NIOCore
 import NIOPosix
 import Synchronization
+import TestSupport
 import Testing
 import TransitionEngine
 @testable import EvdevInput
 @testable import LiveInput
 
-/// Measurements of the input thread → event loop hand-over through
-/// DeviceHost (printed; the bounds are loose, for debug builds on a busy
-/// machine): throughput of events through the host and the engine, and the
-/// delay from a push on another thread to the loop taking it.
+/// The input thread → event loop hand-over through DeviceHost under load:
+/// every event and every read arrives, in order. The figures (throughput of
+/// events through the host and the engine, the delay from a push on another
+/// thread to the loop taking it) are printed, never asserted: timing bounds
+/// belong to the benchmarks in `bench/`, not to the unit suite.
 @Suite("Hand-over measurements", .serialized)
 struct HandOffMeasurementTests {
     /// Many recorded gestures, pushed from a producer thread in reads of
@@ -45,7 +47,6 @@ struct HandOffMeasurementTests {
         print("DeviceHost throughput: \(total) events (\(counters.frames) frames, \(counters.transitionEvents) transition events) "
               + "in \(String(format: "%.3f", seconds)) s = \(Int(rate)) events/s; \(reads.count) reads arrived as \(counters.batches) batches")
         #expect(counters.frames > 0 && counters.transitionEvents > repeats * 3)
-        #expect(rate > 20_000)
     }
 
     /// A 1 kHz trickle of one-frame reads: the delay from `push` on the
@@ -56,6 +57,7 @@ struct HandOffMeasurementTests {
         let loop = group.next()
         let queue = ReportQueue(maximumPending: Int.max)
         let delays = Mutex<[UInt64]>([])
+        let pushTimes = Mutex<[UInt64]>([])
         queue.setReady {
             loop.execute {
                 var taken: [InputReport] = []
@@ -64,6 +66,7 @@ struct HandOffMeasurementTests {
                 for case .events(let events) in taken {
                     // Each read carries its push time (ns) in its first event.
                     delays.withLock { $0.append(now - UInt64(events[0].time)) }
+                    pushTimes.withLock { $0.append(UInt64(events[0].time)) }
                 }
             }
         }
@@ -72,14 +75,15 @@ struct HandOffMeasurementTests {
             let now = Int64(NIODeadline.now().uptimeNanoseconds)
             queue.push([.events([InputEvent(time: now, type: 3, code: 0x35, value: 1),
                                  InputEvent(time: now, type: 0, code: 0, value: 0)])])
-            usleep(1000)
+            usleep(1000)   // paces the trickle at about 1 kHz
         }
-        usleep(100_000)
+        #expect(waitUntil(timeout: 10) { delays.withLock { $0.count } >= count })
         let sorted = delays.withLock { $0 }.sorted()
         #expect(sorted.count == count)
+        let taken = pushTimes.withLock { $0 }
+        #expect(taken == taken.sorted(), "reads are taken in the order they were pushed")
         guard sorted.count == count else { return }
         let p50 = Double(sorted[count / 2]) / 1000, p99 = Double(sorted[count * 99 / 100]) / 1000
         print("hand-over push → loop take: p50 \(String(format: "%.1f", p50)) µs, p99 \(String(format: "%.1f", p99)) µs over \(count) reads")
-        #expect(p50 < 5_000)
     }
 }

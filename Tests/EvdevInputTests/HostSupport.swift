@@ -5,6 +5,7 @@ import NIOCore
 import NIOPosix
 import Recordings
 import Synchronization
+import TestSupport
 import TransitionEngine
 @testable import EvdevInput
 @testable import LiveInput
@@ -93,12 +94,7 @@ final class HostHarness: @unchecked Sendable {
     /// Waits until `done` holds for the emitted events (up to `timeout` s).
     @discardableResult
     func waitFor(timeout: Double = 10, _ done: ([TransitionEvent]) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if done(events) { return true }
-            usleep(2000)
-        }
-        return done(events)
+        waitUntil(timeout: timeout, pollingEvery: 0.002) { done(events) }
     }
 
     /// Waits until the engine has nothing in flight and some events came.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import TransitionEngine
 @testable import EvdevInput
 
@@ -6,51 +7,10 @@ import TransitionEngine
 
 /// The project's own recordings (`<repo>/Recordings`).
 enum ProjectRecordings {
-    static let folder: String = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // EvdevInputTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // the repository
-        .appendingPathComponent("Recordings").path
-
-    static func path(_ name: String) -> String { folder + "/" + name }
+    static func path(_ name: String) -> String { ProjectPaths.file("Recordings/" + name) }
 
     /// Every `.events` file, sorted.
-    static var all: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-            .filter { $0.hasSuffix(".events") }.sorted().map(path)
-    }
-}
-
-/// A fresh temporary directory, removed by `remove()`.
-struct TemporaryDirectory {
-    let path: String
-
-    init() {
-        let template = NSTemporaryDirectory() + "evdev-tests-XXXXXX"
-        var bytes = Array(template.utf8CString)
-        let created = bytes.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        path = String(cString: created!)
-    }
-
-    func file(_ name: String, _ contents: String = "") {
-        // Created in place (not renamed into place), as devtmpfs makes nodes.
-        let fd = open(path + "/" + name, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        var bytes = Array(contents.utf8)
-        _ = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-    }
-
-    func directory(_ name: String) {
-        try! FileManager.default.createDirectory(atPath: path + "/" + name, withIntermediateDirectories: true)
-    }
-
-    func link(_ name: String, to target: String) {
-        try! FileManager.default.createSymbolicLink(atPath: path + "/" + name, withDestinationPath: target)
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(atPath: path)
-    }
+    static var all: [String] { ProjectPaths.ownRecordings.map(path) }
 }
 
 // MARK: Devices

@@ -1,22 +1,16 @@
 import Foundation
 @testable import Recordings
+import TestSupport
 import Testing
 import TransitionEngine
 
 /// Where the shared third-party recordings live (beside the checkout), and
 /// small helpers the tests share.
 enum Fixtures {
-    /// `<repo>/../shared/recordings`, found from this file's path.
-    static let recordings: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // RecordingsTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // the repository
-        .appendingPathComponent("../shared/recordings")
-        .standardizedFileURL
+    /// `<repo>/../shared/recordings` (see `ProjectPaths.shared`).
+    static let recordings = URL(fileURLWithPath: ProjectPaths.shared)
 
-    static var available: Bool {
-        FileManager.default.fileExists(atPath: recordings.appendingPathComponent("evemu-devices").path)
-    }
+    static var available: Bool { ProjectPaths.hasShared }
 
     static let skipReason: Comment = "the shared recordings folder (../shared/recordings beside the checkout) is absent"
 

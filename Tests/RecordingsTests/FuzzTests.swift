@@ -1,27 +1,7 @@
 @testable import Recordings
+import TestSupport
 import Testing
 import TransitionEngine
-
-/// A small deterministic generator (xorshift64*), so every run fuzzes the
-/// same inputs.
-struct XorShift {
-    var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed == 0 ? 0x9E37_79B9_7F4A_7C15 : seed
-    }
-
-    mutating func next() -> UInt64 {
-        state ^= state >> 12
-        state ^= state << 25
-        state ^= state >> 27
-        return state &* 0x2545_F491_4F6C_DD1D
-    }
-
-    mutating func below(_ bound: Int) -> Int {
-        Int(next() % UInt64(max(bound, 1)))
-    }
-}
 
 /// Any bytes either parse or throw a RecordingError; nothing crashes. (A
 /// crash or a trap would end the test process.)
@@ -45,7 +25,7 @@ struct FuzzTests {
     func truncationsOfEveryRealFile() throws {
         let paths = Fixtures.files(in: "evemu-devices", extensions: [".desc", ".events"])
             + Fixtures.files(in: "libinput-record", extensions: [".yml"])
-        var generator = XorShift(seed: 7)
+        var generator = SeededRandom(seed: 7)
         for path in paths {
             let bytes = try Fixtures.bytes(path)
             let full = try RecordingReader.parse(bytes: bytes, path: path)
@@ -71,7 +51,7 @@ struct FuzzTests {
     }
 
     @Test func randomBytes() {
-        var generator = XorShift(seed: 0x5EED)
+        var generator = SeededRandom(seed: 0x5EED)
         let alphabet = Array("EE: 0123456789abcdefABCDEF.-+#\n\r\t NIPBASL:xyz\u{0}".utf8) + [0xff, 0xc3, 0xa9]
         var parsedCount = 0
         for round in 0..<3000 {
@@ -88,7 +68,7 @@ struct FuzzTests {
     }
 
     @Test func randomEventLinesAgreeBetweenFastAndCheckedPaths() throws {
-        var generator = XorShift(seed: 99)
+        var generator = SeededRandom(seed: 99)
         let pieces = ["E:", " ", "\t", "0", "1", "9", ".", "000001", "0003", "ffff", "FFFF", "10000", "-", "+",
                       "001", "2147483647", "2147483648", "#", "\r", "x", "999999999999", "1234567"]
         for _ in 0..<5000 {
@@ -124,7 +104,7 @@ struct FuzzTests {
 
         """).utf8)
         survives(base)
-        var generator = XorShift(seed: 1234)
+        var generator = SeededRandom(seed: 1234)
         let interesting: [UInt8] = Array("0123456789abcdef:.-#\n\r\t EN".utf8) + [0x00, 0xff]
         for _ in 0..<3000 {
             var bytes = base
@@ -148,7 +128,7 @@ struct FuzzTests {
 
     @Test func mutationsOfAValidLibinputRecordFile() {
         let base = Array(LibinputRecordTests.valid.utf8)
-        var generator = XorShift(seed: 4321)
+        var generator = SeededRandom(seed: 4321)
         let interesting: [UInt8] = Array("0123456789-:[]{},#\n\t \"'&*!|>".utf8) + [0x00, 0xff]
         var parsedCount = 0
         for _ in 0..<600 {

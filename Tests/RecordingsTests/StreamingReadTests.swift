@@ -1,5 +1,6 @@
 import Foundation
 @testable import Recordings
+import TestSupport
 import Testing
 import TransitionEngine
 
@@ -7,10 +8,7 @@ import TransitionEngine
 /// errors, with their lines) must not depend on where the chunks end.
 struct StreamingReadTests {
     func temporaryFile(_ bytes: [UInt8]) throws -> String {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("streaming-\(UInt64.random(in: 0...UInt64.max)).events").path
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return path
+        try TestSupport.temporaryFile("streaming-\(UInt64.random(in: 0...UInt64.max)).events", bytes)
     }
 
     /// Parses `path` through the streaming reader with a given chunk size.
@@ -60,7 +58,7 @@ struct StreamingReadTests {
     }
 
     @Test func readerMatchesWholeBufferParseOnALargeFile() throws {
-        var generator = XorShift(seed: 3)
+        var generator = SeededRandom(seed: 3)
         var text = sampleDescription
         var count = 0
         while text.utf8.count < 1_500_000 {

@@ -4,6 +4,7 @@ import Testing
 import Glibc
 #endif
 import StreamClient
+import TestSupport
 
 /// `StreamConnection` against a real listening socket.
 @Suite("Stream: connection")

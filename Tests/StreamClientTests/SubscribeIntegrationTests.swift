@@ -4,11 +4,12 @@ import Testing
 import Glibc
 #endif
 import StreamClient
+import TestSupport
 
 /// Whether the built `transitiond` can serve a replay on a socket (the
 /// server: `replay --socket`). Until it can, these tests are skipped.
 enum DaemonSupport {
-    static let servesSockets: Bool = transitiondOutput(["replay", "--help"]).contains("--socket")
+    static let servesSockets: Bool = ((try? runTransitiond(["replay", "--help"]))?.stdoutText ?? "").contains("--socket")
 }
 
 /// `transitiond subscribe` as a real process against a real daemon
@@ -18,19 +19,6 @@ enum DaemonSupport {
        .serialized)
 struct SubscribeIntegrationTests {
     private let recording = "Recordings/back-drag-finish.events"
-
-    /// Waits (bounded) until the daemon accepts connections at `path`.
-    private func waitUntilAccepting(_ path: String, daemon: RunningProcess, timeout: Double = 30) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let probe = try? StreamConnection(path: path) {
-                probe.close()
-                return true
-            }
-            usleep(20_000)
-        }
-        return false
-    }
 
     private func decoded(_ lines: [String]) throws -> [StreamMessage] {
         try lines.map { try StreamMessage.decode(line: $0) }
@@ -45,12 +33,12 @@ struct SubscribeIntegrationTests {
         defer { unlink(socket) }
         // Several loops, so a subscriber that connects a little late still sees
         // a whole began…finished.
-        let daemon = try RunningProcess(["replay", "--socket", socket, "--speed", "4", "--loop", "5", recording])
+        let daemon = try DaemonProcess(["replay", "--socket", socket, "--speed", "4", "--loop", "5", recording], socket: socket)
         defer { daemon.signal(SIGKILL); _ = daemon.waitForExit(timeout: 10) }
-        try #require(waitUntilAccepting(socket, daemon: daemon), "the daemon never accepted: \(daemon.stderr)")
+        try daemon.waitUntilListening(timeout: 30)
 
         // It may connect mid-transition: wait for a finished after a began.
-        let subscriber = try RunningProcess(["subscribe", "--socket", socket, "--json", "--retry-seconds", "2"])
+        let subscriber = try DaemonProcess(["subscribe", "--socket", socket, "--json", "--retry-seconds", "2"])
         let sawWhole = subscriber.waitForLines(timeout: 60) { lines in
             guard let began = lines.firstIndex(where: { $0.contains(#""type":"began""#) }) else { return false }
             return lines[began...].contains { $0.contains(#""type":"finished""#) }
@@ -81,11 +69,11 @@ struct SubscribeIntegrationTests {
     @Test func killedDaemonGivesSyntheticCancelThenRetries() throws {
         let socket = temporarySocketPath()
         defer { unlink(socket) }
-        let daemon = try RunningProcess(["replay", "--socket", socket, "--speed", "0.5", "--loop", "3", recording])
+        let daemon = try DaemonProcess(["replay", "--socket", socket, "--speed", "0.5", "--loop", "3", recording], socket: socket)
         defer { daemon.signal(SIGKILL); _ = daemon.waitForExit(timeout: 10) }
-        try #require(waitUntilAccepting(socket, daemon: daemon), "the daemon never accepted: \(daemon.stderr)")
+        try daemon.waitUntilListening(timeout: 30)
 
-        let subscriber = try RunningProcess(["subscribe", "--socket", socket, "--json", "--retry-seconds", "1"])
+        let subscriber = try DaemonProcess(["subscribe", "--socket", socket, "--json", "--retry-seconds", "1"])
         let sawBegan = subscriber.waitForLine(timeout: 60) { $0.contains(#""type":"began""#) }
         try #require(sawBegan, "no began: \(subscriber.lines.suffix(5)); stderr: \(subscriber.stderr)")
         daemon.signal(SIGKILL)
@@ -118,10 +106,10 @@ struct SubscribeIntegrationTests {
     @Test func unknownTransitionIsAUsageError() throws {
         let socket = temporarySocketPath()
         defer { unlink(socket) }
-        let daemon = try RunningProcess(["replay", "--socket", socket, "--speed", "0.5", "--loop", "3", recording])
+        let daemon = try DaemonProcess(["replay", "--socket", socket, "--speed", "0.5", "--loop", "3", recording], socket: socket)
         defer { daemon.signal(SIGKILL); _ = daemon.waitForExit(timeout: 10) }
-        try #require(waitUntilAccepting(socket, daemon: daemon), "the daemon never accepted: \(daemon.stderr)")
-        let subscriber = try RunningProcess(["subscribe", "--socket", socket, "--json", "--transition", "nope"])
+        try daemon.waitUntilListening(timeout: 30)
+        let subscriber = try DaemonProcess(["subscribe", "--socket", socket, "--json", "--transition", "nope"])
         let status = subscriber.waitForExit(timeout: 30)
         #expect(status == 64)
         #expect(subscriber.stderr.contains("no transition named 'nope'"), "\(subscriber.stderr)")
@@ -134,7 +122,7 @@ struct SubscribeWithoutDaemonTests {
     @Test func givesUpAfterTheRetryTime() throws {
         let socket = temporarySocketPath()
         let started = Date()
-        let subscriber = try RunningProcess(["subscribe", "--socket", socket, "--retry-seconds", "0.5"])
+        let subscriber = try DaemonProcess(["subscribe", "--socket", socket, "--retry-seconds", "0.5"])
         let status = subscriber.waitForExit(timeout: 30)
         let elapsed = Date().timeIntervalSince(started)
         #expect(status == 69)
@@ -145,16 +133,17 @@ struct SubscribeWithoutDaemonTests {
     }
 
     @Test func signalWhileRetryingExitsZero() throws {
-        let subscriber = try RunningProcess(["subscribe", "--socket", temporarySocketPath(), "--retry-seconds", "60"])
-        usleep(300_000)
+        let subscriber = try DaemonProcess(["subscribe", "--socket", temporarySocketPath(), "--retry-seconds", "60"])
+        // Retrying (its signal handlers are in place): it says so.
+        #expect(waitUntil(timeout: 30) { subscriber.stderr.contains("; retrying") }, "\(subscriber.stderr)")
         subscriber.signal(SIGTERM)
         #expect(subscriber.waitForExit(timeout: 10) == 0)
     }
 
     @Test func badOptionsAreUsageErrors() throws {
-        let negative = try RunningProcess(["subscribe", "--retry-seconds=-1"])
+        let negative = try DaemonProcess(["subscribe", "--retry-seconds=-1"])
         #expect(negative.waitForExit(timeout: 30) == 64)
-        let empty = try RunningProcess(["subscribe", "--socket", ""])
+        let empty = try DaemonProcess(["subscribe", "--socket", ""])
         #expect(empty.waitForExit(timeout: 30) == 64)
     }
 }

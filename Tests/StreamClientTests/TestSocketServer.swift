@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -77,17 +78,6 @@ func readBytes(_ fd: Int32, count: Int) -> [UInt8] {
         result += chunk[0..<n]
     }
     return result
-}
-
-/// A short, unique socket path (sun_path holds 107 bytes).
-func temporarySocketPath() -> String {
-    struct Counter { nonisolated(unsafe) static var next = 0 }
-    let lock = NSLock()
-    lock.lock()
-    Counter.next += 1
-    let n = Counter.next
-    lock.unlock()
-    return "/tmp/tdc-\(getpid())-\(n)-\(UInt32.random(in: 0...UInt32.max)).sock"
 }
 
 struct POSIXFailure: Error {

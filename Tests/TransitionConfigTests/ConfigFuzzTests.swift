@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import TransitionConfig
 import TransitionEngine
@@ -17,12 +18,12 @@ private func checkNeverCrashes(_ text: String, sourceLocation: SourceLocation = 
     }
 }
 
-private let example = (try? ConfigFile.read(path: repositoryFile("config/example.toml"))) ?? ""
+private let example = (try? ConfigFile.read(path: ProjectPaths.file("config/example.toml"))) ?? ""
 
 @Test func randomBytesNeverCrash() {
-    var random = XorShift64(seed: 0x7472_616E_7369_7469)
+    var random = SeededRandom(seed: 0x7472_616E_7369_7469)
     for _ in 0..<2000 {
-        let bytes = (0..<random.next(below: 120)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        let bytes = (0..<random.below(120)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         checkNeverCrashes(String(decoding: bytes, as: UTF8.self))
     }
 }
@@ -30,9 +31,9 @@ private let example = (try? ConfigFile.read(path: repositoryFile("config/example
 @Test func randomTomlishTextNeverCrashes() {
     let alphabet = Array("[[]]\n\n\r\"'#=.,_-+ \t\\uU0123456789eEinfatrsu{}transitionkeyframenamegestureedgeswipeserversocket")
         .map(String.init)
-    var random = XorShift64(seed: 42)
+    var random = SeededRandom(seed: 42)
     for _ in 0..<3000 {
-        let text = (0..<random.next(below: 80)).map { _ in alphabet[random.next(below: alphabet.count)] }.joined()
+        let text = (0..<random.below(80)).map { _ in alphabet[random.below(alphabet.count)] }.joined()
         checkNeverCrashes(text)
     }
 }
@@ -48,13 +49,13 @@ private let example = (try? ConfigFile.read(path: repositoryFile("config/example
 @Test func mutationsOfTheExampleNeverCrash() {
     let bytes = Array(example.utf8)
     let interesting = Array("[]\"'#=.,_-\n\r\\0 9e".utf8)
-    var random = XorShift64(seed: 2024)
+    var random = SeededRandom(seed: 2024)
     for _ in 0..<1500 {
         var mutated = bytes
-        for _ in 0..<(1 + random.next(below: 3)) {
-            let index = random.next(below: mutated.count)
-            switch random.next(below: 3) {
-            case 0: mutated[index] = interesting[random.next(below: interesting.count)]
+        for _ in 0..<(1 + random.below(3)) {
+            let index = random.below(mutated.count)
+            switch random.below(3) {
+            case 0: mutated[index] = interesting[random.below(interesting.count)]
             case 1: mutated.remove(at: index)
             default: mutated.insert(UInt8(truncatingIfNeeded: random.next()), at: index)
             }

@@ -1,8 +1,9 @@
+import TestSupport
 import Testing
 @testable import TransitionConfig
 import TransitionEngine
 
-private let examplePath = repositoryFile("config/example.toml")
+private let examplePath = ProjectPaths.file("config/example.toml")
 
 @Test func theExampleHasTheFourRecordedTransitions() throws {
     let config = try ConfigLoader.load(path: examplePath)

@@ -49,26 +49,3 @@ func parseValid(_ text: String, sourceLocation: SourceLocation = #_sourceLocatio
         throw error
     }
 }
-
-/// A file of this repository, found from this source file's path.
-func repositoryFile(_ relativePath: String, from sourcePath: String = #filePath) -> String {
-    var parts = sourcePath.split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(3)  // Tests/TransitionConfigTests/<file>.swift
-    return parts.joined(separator: "/") + "/" + relativePath
-}
-
-/// Fixed-seed xorshift64 for reproducible fuzzing.
-struct XorShift64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed == 0 ? 0x9E37_79B9_7F4A_7C15 : seed }
-
-    mutating func next() -> UInt64 {
-        state ^= state << 13
-        state ^= state >> 7
-        state ^= state << 17
-        return state
-    }
-
-    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
-}

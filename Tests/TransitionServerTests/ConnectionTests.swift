@@ -5,6 +5,7 @@ import Dispatch
 import Logging
 import NIOCore
 import NIOPosix
+import TestSupport
 import Testing
 @testable import TransitionServer
 
@@ -90,10 +91,6 @@ struct ConnectionDescriptorTests {
 
 @Suite("Listening socket and acceptor")
 struct ConnectionAcceptorTests {
-    private func temporarySocketPath() -> String {
-        "/tmp/td-acceptor-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
-    }
-
     private func connect(_ path: String) -> CInt {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         let rc = SocketFile.withAddress(path) { Glibc.connect(fd, $0, $1) }

@@ -52,7 +52,7 @@ struct CLIErrorTests {
 
     @Test func truncatedAndRandomRecordingsNeverCrash() throws {
         let original = try Data(contentsOf: URL(fileURLWithPath: ProjectPaths.file("Recordings/back-flick-finish.events")))
-        var rng = SplitMix(seed: 0x7261_6e64)
+        var rng = SeededRandom(seed: 0x7261_6e64)
         var inputs: [[UInt8]] = []
         for cut in stride(from: 1, to: original.count, by: max(1, original.count / 12)) {
             inputs.append(Array(original.prefix(cut)))
@@ -102,18 +102,5 @@ struct CLIErrorTests {
         #expect(try runTransitiond(["replay", "--fast", "--speed", "2", "Recordings/back-drag-finish.events"]).status == 64)
         #expect(try runTransitiond(["replay", "--loop", "0", "Recordings/back-drag-finish.events"]).status == 64)
         #expect(try runTransitiond(["replay"]).status == 64)
-    }
-}
-
-/// A small deterministic generator for test inputs.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

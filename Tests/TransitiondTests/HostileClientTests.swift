@@ -10,22 +10,21 @@ import Glibc
 /// half-way, or kill it. Real daemon processes, real sockets.
 @Suite("Hostile clients and signals", .serialized)
 struct HostileClientTests {
-    /// A daemon that has played a short replay and serves on, listening.
-    func heldDaemon() throws -> DaemonProcess {
-        let socket = DaemonProcess.socketPath()
+    /// A daemon that has played a short replay and serves on, listening; and its socket.
+    func heldDaemon() throws -> (DaemonProcess, String) {
+        let socket = temporarySocketPath()
         let daemon = try DaemonProcess(["replay", "--socket", socket, "--hold", "Recordings/back-flick-finish.events"],
                                        socket: socket)
         try daemon.waitUntilListening()
-        return daemon
+        return (daemon, socket)
     }
 
     /// Waits (bounded) until the daemon's descriptor count is `count`; the last count seen.
     func waitForOpenFiles(_ daemon: DaemonProcess, _ count: Int, timeout: Double = 10) -> Int {
-        let deadline = Date().addingTimeInterval(timeout)
-        var seen = daemon.openFileCount()
-        while seen != count && Date() < deadline {
-            usleep(20_000)
+        var seen = -1
+        waitUntil(timeout: timeout, pollingEvery: 0.02) {
             seen = daemon.openFileCount()
+            return seen == count
         }
         return seen
     }
@@ -35,24 +34,24 @@ struct HostileClientTests {
     /// of them refused everyone): a new client still gets `hello`, and the
     /// daemon holds no more descriptors than before.
     @Test func aThousandConnectAndCloseCyclesLeaveNoTrace() throws {
-        let daemon = try heldDaemon()
+        let (daemon, socket) = try heldDaemon()
         let baseline = daemon.openFileCount()
         #expect(baseline > 0)
         for i in 0..<1000 {
-            let client = try LineClient(path: daemon.socket)
+            let client = try LineClient(path: socket)
             if i % 3 == 1 { try? client.send("{\"cmd\":\"pi") }            // half a line
             if i % 3 == 2 { try? client.send("{\"cmd\":\"ping\"}\n") }     // a whole one
             client.close()
         }
-        let late = try LineClient(path: daemon.socket)
+        let late = try LineClient(path: socket)
         #expect(late.readLine().map(typeOf) == "hello", "a new client is served")
         try late.send("{\"cmd\":\"ping\"}\n")
         #expect(late.readUntil { typeOf($0) == "pong" }.last.map(typeOf) == "pong")
         late.close()
         #expect(waitForOpenFiles(daemon, baseline) == baseline, "descriptors back at the start")
         daemon.signal(SIGTERM)
-        #expect(try daemon.waitForExit() == 0)
-        #expect(!daemon.stderrText().contains("too-many-clients") && !daemon.stderrText().contains("refused"))
+        #expect(daemon.waitForExit() == 0)
+        #expect(!daemon.stderr.contains("too-many-clients") && !daemon.stderr.contains("refused"))
     }
 
     /// Every numeric field of every command with extreme values: an `error`
@@ -60,8 +59,8 @@ struct HostileClientTests {
     /// the daemon answers `ping` after each. `-0` is zero, a valid value: it
     /// is taken as 0.
     @Test func extremeNumbersAreRefusedAtTheEdge() throws {
-        let daemon = try heldDaemon()
-        let client = try LineClient(path: daemon.socket)
+        let (daemon, socket) = try heldDaemon()
+        let client = try LineClient(path: socket)
         _ = client.readUntil { typeOf($0) == "finished" }   // the replay itself
         let extremes = ["1e308", "-1e308", "1e19", "-1e19", "123456789012345678901234567890",
                         "-123456789012345678901234567890", "\"0.5\"", "null", "true", "[1]", "{}", "1.5", "-0.25"]
@@ -111,16 +110,16 @@ struct HostileClientTests {
         #expect(reply(to: "{\"cmd\":\"cancel\",\"transition\":\"back\"}")["type"] as? String == "ok")
         #expect(reply(to: "{\"cmd\":\"ping\",\"id\":-0}")["id"] as? Int == 0)
         daemon.signal(SIGTERM)
-        #expect(try daemon.waitForExit() == 0)
+        #expect(daemon.waitForExit() == 0)
     }
 
     /// A client drives a transition to 0.6 and goes away: the others see it
     /// end (cancel, reason `client-lost`) and animate back to 0.
     @Test func aDrivingClientThatGoesAwayEndsItsTransition() throws {
-        let daemon = try heldDaemon()
-        let watcher = try LineClient(path: daemon.socket)
+        let (daemon, socket) = try heldDaemon()
+        let watcher = try LineClient(path: socket)
         _ = watcher.readUntil { typeOf($0) == "finished" }
-        let driver = try LineClient(path: daemon.socket)
+        let driver = try LineClient(path: socket)
         #expect(driver.readLine().map(typeOf) == "hello")
         try driver.send("{\"cmd\":\"drive\",\"transition\":\"back\",\"progress\":0.6}\n")
         let began = watcher.readUntil { typeOf($0) == "began" }.last.map(object) ?? [:]
@@ -139,28 +138,28 @@ struct HostileClientTests {
         let state = object(watcher.readUntil { typeOf($0) == "state" }.last ?? "")
         #expect((state["active"] as? [Any])?.isEmpty == true)
         daemon.signal(SIGTERM)
-        #expect(try daemon.waitForExit() == 0)
-        #expect(daemon.stderrText().contains("went away while driving back"))
+        #expect(daemon.waitForExit() == 0)
+        #expect(daemon.stderr.contains("went away while driving back"))
     }
 
     /// What a service manager or a closed terminal sends: SIGHUP and SIGPIPE
     /// leave the daemon serving (the old one died of SIGHUP and left its
     /// socket file); SIGTERM then stops it cleanly.
     @Test func sighupAndSigpipeLeaveTheDaemonServing() throws {
-        let daemon = try heldDaemon()
-        let client = try LineClient(path: daemon.socket)
+        let (daemon, socket) = try heldDaemon()
+        let client = try LineClient(path: socket)
         #expect(client.readLine().map(typeOf) == "hello")
         for number in [SIGHUP, SIGPIPE, SIGHUP] {
             daemon.signal(number)
             try client.send("{\"cmd\":\"ping\"}\n")
             #expect(client.readUntil { typeOf($0) == "pong" }.last.map(typeOf) == "pong", "signal \(number)")
         }
-        let late = try LineClient(path: daemon.socket)
+        let late = try LineClient(path: socket)
         #expect(late.readLine().map(typeOf) == "hello")
         #expect(daemon.process.isRunning)
         daemon.signal(SIGTERM)
-        #expect(try daemon.waitForExit() == 0)
-        #expect(daemon.stderrText().contains("SIGHUP"))
-        #expect(!FileManager.default.fileExists(atPath: daemon.socket))
+        #expect(daemon.waitForExit() == 0)
+        #expect(daemon.stderr.contains("SIGHUP"))
+        #expect(!FileManager.default.fileExists(atPath: socket))
     }
 }

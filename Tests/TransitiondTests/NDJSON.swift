@@ -36,3 +36,11 @@ func outcomes(_ lines: [StreamLine]) -> [String] {
         }
     }
 }
+
+/// The JSON object of a line (empty if it is not one).
+func object(_ line: String) -> [String: Any] {
+    (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
+}
+
+/// The `type` of a line's object ("" if none).
+func typeOf(_ line: String) -> String { object(line)["type"] as? String ?? "" }

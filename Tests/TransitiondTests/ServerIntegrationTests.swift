@@ -21,7 +21,7 @@ struct ServerIntegrationTests {
     /// A daemon serving a short replay and holding on after it, with these
     /// `[server]` settings, listening.
     func heldDaemon(serverConfig: String) throws -> (DaemonProcess, String) {
-        let socket = DaemonProcess.socketPath()
+        let socket = temporarySocketPath()
         let daemon = try DaemonProcess(["replay", "--socket", socket, "--hold", "--config", try config(serverConfig),
                                         "Recordings/back-flick-finish.events"], socket: socket)
         try daemon.waitUntilListening()
@@ -35,7 +35,7 @@ struct ServerIntegrationTests {
     }
 
     @Test func everyClientGetsTheSameStreamAsFastReplay() throws {
-        let socket = DaemonProcess.socketPath()
+        let socket = temporarySocketPath()
         let recording = "Recordings/back-drag-finish.events"
         let daemon = try DaemonProcess(["replay", "--socket", socket, "--wait-clients", "3", "--speed", "4",
                                         "--config", Self.example, recording], socket: socket)
@@ -57,17 +57,12 @@ struct ServerIntegrationTests {
         python.standardError = FileHandle.nullDevice
         try python.run()
         let pythonReader = PipeReader(pythonOut)
-        let group = DispatchGroup()
-        for reader in [socatReader, pythonReader] {
-            group.enter()
-            DispatchQueue.global().async { reader.readToEnd(); group.leave() }
-        }
         let mine = own.readAll(timeout: 30)
-        #expect(try daemon.waitForExit() == 0)
-        #expect(group.wait(timeout: .now() + 20) == .success)
+        #expect(daemon.waitForExit() == 0)
+        #expect(waitUntil(timeout: 20) { socatReader.isAtEnd && pythonReader.isAtEnd })
         let expected = try fastEvents(["--config", Self.example, recording])
-        let streams = [mine, String(decoding: socatReader.data, as: UTF8.self).split(separator: "\n").map(String.init),
-                       String(decoding: pythonReader.data, as: UTF8.self).split(separator: "\n").map(String.init)]
+        let streams = [mine, socatReader.text.split(separator: "\n").map(String.init),
+                       pythonReader.text.split(separator: "\n").map(String.init)]
         for (i, stream) in streams.enumerated() {
             #expect(stream.first.map(typeOf) == "hello", "client \(i)")
             let events = stream.filter { typeOf($0) != "hello" }
@@ -77,7 +72,7 @@ struct ServerIntegrationTests {
     }
 
     @Test func aLateClientSeesWhatIsInFlight() throws {
-        let socket = DaemonProcess.socketPath()
+        let socket = temporarySocketPath()
         let daemon = try DaemonProcess(["replay", "--socket", socket, "--wait-clients", "1", "--speed", "0.5",
                                         "Recordings/back-drag-finish.events"], socket: socket)
         try daemon.waitUntilListening()
@@ -103,11 +98,11 @@ struct ServerIntegrationTests {
         let next = object(try #require(late.readLine()))
         #expect((next["seq"] as? Int ?? 0) > seq)
         daemon.signal(SIGTERM)
-        #expect(try daemon.waitForExit() == 0)
+        #expect(daemon.waitForExit() == 0)
     }
 
     @Test func aClientThatNeverReadsDelaysNoOneAndIsDisconnected() throws {
-        let socket = DaemonProcess.socketPath()
+        let socket = temporarySocketPath()
         let cfg = try config("backlog_limit = 4096")
         let daemon = try DaemonProcess(["replay", "--socket", socket, "--wait-clients", "2", "--speed", "20", "--loop", "300",
                                         "--config", cfg, "Recordings/back-flick-finish.events"], socket: socket)
@@ -123,7 +118,7 @@ struct ServerIntegrationTests {
             lines.append(line)
             if lines.count % 1000 == 0 { peakKB = max(peakKB, daemon.memoryKB("VmHWM")) }
         }
-        #expect(try daemon.waitForExit() == 0)
+        #expect(daemon.waitForExit() == 0)
         // The daemon's memory stayed bounded while one client read nothing.
         #expect(peakKB > 0 && peakKB < 64 * 1024, "peak RSS \(peakKB) kB")
         // The reader got every event, in order, none coalesced.
@@ -132,7 +127,7 @@ struct ServerIntegrationTests {
         #expect(seqs == Array(1...seqs.count))
         #expect(lines.filter { typeOf($0) == "finished" }.count == 300)
         // The stalled one was cut off with a final error after falling behind.
-        #expect(daemon.stderrText().contains("fell behind"))
+        #expect(daemon.stderr.contains("fell behind"))
         let tail = stalled.readAll(timeout: 10)
         #expect(tail.count < seqs.count)
     }
@@ -142,7 +137,7 @@ struct ServerIntegrationTests {
     /// has caught up gets every line again (the server moves it from writing
     /// straight to its socket, to queueing in NIO and its outbox, and back).
     @Test func aClientThatFallsBehindKeepsEveryPhaseEventAndCatchesUp() throws {
-        let socket = DaemonProcess.socketPath()
+        let socket = temporarySocketPath()
         let recording = "Recordings/back-drag-finish.events"
         let loops = 60
         let expected = try fastEvents(["--loop", "\(loops)", "--config", Self.example, recording])
@@ -157,7 +152,7 @@ struct ServerIntegrationTests {
         let slowLines = slow.readAll(timeout: 60).filter { typeOf($0) != "hello" }
         otherLines += other.readAll(timeout: 60)
         otherLines = otherLines.filter { typeOf($0) != "hello" }
-        #expect(try daemon.waitForExit() == 0)
+        #expect(daemon.waitForExit() == 0)
 
         let phases = expected.filter { !["changed", "animating"].contains(typeOf($0)) }
         #expect(phases.count == 3 * loops)
@@ -183,12 +178,12 @@ struct ServerIntegrationTests {
     }
 
     @Test func hostileInputNeverHurtsTheDaemon() throws {
-        let socket = DaemonProcess.socketPath()
+        let socket = temporarySocketPath()
         let daemon = try DaemonProcess(["replay", "--socket", socket, "--hold", "Recordings/back-flick-finish.events"], socket: socket)
         try daemon.waitUntilListening()
         let probe = try LineClient(path: socket)
-        _ = probe.readLine()
-        usleep(300_000)
+        // The replay has ended and the daemon holds on: its steady state.
+        _ = probe.readUntil { typeOf($0) == "finished" }
         let baseline = daemon.openFileCount()
 
         let client = try LineClient(path: socket)
@@ -232,11 +227,10 @@ struct ServerIntegrationTests {
         try client.send("{\"cmd\":\"ping\"}\n")
         #expect(next()["type"] as? String == "pong")
         client.close()
-        let deadline = Date().addingTimeInterval(10)
-        while daemon.openFileCount() != baseline && Date() < deadline { usleep(50_000) }
+        waitUntil(timeout: 10, pollingEvery: 0.05) { daemon.openFileCount() == baseline }
         #expect(daemon.openFileCount() == baseline)
         daemon.signal(SIGINT)
-        #expect(try daemon.waitForExit() == 0)
+        #expect(daemon.waitForExit() == 0)
     }
 
     @Test func theSocketIsGroupOnlyAndClientsAreLimited() throws {
@@ -254,20 +248,15 @@ struct ServerIntegrationTests {
         // When one leaves, there is room again (as soon as the daemon has
         // seen it leave: retried, within a bound).
         a.close()
-        var admitted = false
-        let deadline = Date().addingTimeInterval(10)
-        while !admitted && Date() < deadline {
+        let admitted = try waitUntil(timeout: 10, pollingEvery: 0.02) {
             let d = try LineClient(path: socket)
             let first = d.readLine().map(typeOf)
-            admitted = first == "hello"
-            if !admitted {
-                #expect(first == "error")
-                usleep(20_000)
-            }
+            if first != "hello" { #expect(first == "error") }
+            return first == "hello"
         }
         #expect(admitted, "a new client got in after one left")
         daemon.signal(SIGTERM)
-        #expect(try daemon.waitForExit() == 0)
+        #expect(daemon.waitForExit() == 0)
     }
 
     /// Four threads connecting as fast as they can, far past max_clients:
@@ -324,7 +313,7 @@ struct ServerIntegrationTests {
         var peak = 0
         for _ in 0..<20 {
             peak = max(peak, daemon.openFileCount())
-            usleep(50_000)
+            usleep(50_000)   // samples the count for about 1 s: a peak has no event to wait for
         }
         #expect(peak - baseline < 600, "at most \(peak - baseline) descriptors above the baseline")
         try client.send("{\"cmd\":\"ping\"}\n")
@@ -332,17 +321,17 @@ struct ServerIntegrationTests {
         // SIGTERM in the middle of it: out promptly and cleanly.
         let signalled = Date()
         daemon.signal(SIGTERM)
-        #expect(try daemon.waitForExit(timeout: 10) == 0)
+        #expect(daemon.waitForExit(timeout: 10) == 0)
         #expect(Date().timeIntervalSince(signalled) < 5)
         flood.terminate()
-        let refusals = daemon.stderrText().split(separator: "\n").filter { $0.contains("refused") }
+        let refusals = daemon.stderr.split(separator: "\n").filter { $0.contains("refused") }
         #expect(!refusals.isEmpty && refusals.count <= 5, "refusals are logged now and then: \(refusals.count) lines")
     }
 
     /// The daemon's log goes to a pipe nobody reads any more (a log
     /// collector that went away): writing it must not kill the daemon.
     @Test func aLogReaderThatWentAwayDoesNotKillTheDaemon() throws {
-        let socket = DaemonProcess.socketPath()
+        let socket = temporarySocketPath()
         let log = Pipe()
         try log.fileHandleForReading.close()
         let daemon = Process()
@@ -360,16 +349,14 @@ struct ServerIntegrationTests {
         try client.send("{\"cmd\":\"ping\"}\n")
         #expect(client.readUntil(timeout: 10) { typeOf($0) == "pong" }.last.map(typeOf) == "pong")
         kill(daemon.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(20)
-        while daemon.isRunning && Date() < deadline { usleep(10_000) }
-        #expect(!daemon.isRunning)
+        #expect(waitUntil(timeout: 20) { !daemon.isRunning })
         #expect(daemon.terminationReason == .exit && daemon.terminationStatus == 0,
                 "status \(daemon.terminationStatus), reason \(daemon.terminationReason.rawValue)")
         #expect(!FileManager.default.fileExists(atPath: socket), "the socket file is removed")
     }
 
     @Test func stateChangingCommandsNeedPermission() throws {
-        let socket = DaemonProcess.socketPath()
+        let socket = temporarySocketPath()
         let cfg = try config("socket_mode = \"0666\"\nallow_uids = [4242]")
         let daemon = try DaemonProcess(["replay", "--socket", socket, "--hold", "--config", cfg,
                                         "Recordings/back-flick-finish.events"], socket: socket)
@@ -388,14 +375,14 @@ struct ServerIntegrationTests {
         #expect(lines.contains { typeOf($0) == "ok" })
         #expect(lines.last.map(typeOf) == "finished")
         daemon.signal(SIGTERM)
-        #expect(try daemon.waitForExit() == 0)
-        // The refusal was logged with the peer's pid and uid.
-        usleep(200_000)
-        #expect(daemon.stderrText().contains("uid 65534"))
-        #expect(daemon.stderrText().contains("refused 'run' from pid"))
+        #expect(daemon.waitForExit() == 0)
+        // The refusal was logged with the peer's pid and uid (the whole log
+        // is read once waitForExit returns).
+        #expect(daemon.stderr.contains("uid 65534"))
+        #expect(daemon.stderr.contains("refused 'run' from pid"))
 
         // A uid in allow_uids may.
-        let socket2 = DaemonProcess.socketPath()
+        let socket2 = temporarySocketPath()
         let cfg2 = try config("socket_mode = \"0666\"\nallow_uids = [65534]")
         let daemon2 = try DaemonProcess(["replay", "--socket", socket2, "--hold", "--config", cfg2,
                                          "Recordings/back-flick-finish.events"], socket: socket2)
@@ -404,10 +391,12 @@ struct ServerIntegrationTests {
         #expect(allowed.contains { typeOf($0) == "ok" })
         #expect(allowed.contains { typeOf($0) == "began" && object($0)["transition"] as? String == "overview" })
         daemon2.signal(SIGTERM)
-        #expect(try daemon2.waitForExit() == 0)
+        #expect(daemon2.waitForExit() == 0)
     }
 
-    /// Runs socat as another user, sending `lines`, and returns what it read.
+    /// Runs socat as another user, sending `lines` (commands), and returns
+    /// what it read: stdin is closed once every command has its reply (`ok`,
+    /// `pong` or `error`), and socat then reads on for its 2 s (`-t 2`).
     func runAs(_ user: String, socket: String, lines: [String]) throws -> [String] {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
@@ -419,17 +408,16 @@ struct ServerIntegrationTests {
         try p.run()
         input.fileHandleForWriting.write(Data((lines.joined(separator: "\n") + "\n").utf8))
         let reader = PipeReader(output)
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async { reader.readToEnd(); done.signal() }
-        usleep(1_500_000)
+        func read() -> [String] { reader.text.split(separator: "\n").map(String.init) }
+        waitUntil(timeout: 10) { read().filter { ["ok", "pong", "error"].contains(typeOf($0)) }.count >= lines.count }
         try input.fileHandleForWriting.close()
-        _ = done.wait(timeout: .now() + 10)
+        reader.waitForEnd(timeout: 10)
         p.waitUntilExit()
-        return String(decoding: reader.data, as: UTF8.self).split(separator: "\n").map(String.init)
+        return read()
     }
 
     @Test func driveAndReleaseDecideLikeTheEngine() throws {
-        let socket = DaemonProcess.socketPath()
+        let socket = temporarySocketPath()
         let daemon = try DaemonProcess(["replay", "--socket", socket, "--hold", "Recordings/back-flick-finish.events"], socket: socket)
         try daemon.waitUntilListening()
         let client = try LineClient(path: socket)
@@ -452,11 +440,11 @@ struct ServerIntegrationTests {
         try client.send("{\"cmd\":\"release\",\"transition\":\"back\"}\n")
         #expect(object(client.readUntil { typeOf($0) == "error" }.last ?? "")["code"] as? String == "not-active")
         daemon.signal(SIGTERM)
-        #expect(try daemon.waitForExit() == 0)
+        #expect(daemon.waitForExit() == 0)
     }
 
     @Test func shutdownCancelsWhatIsInFlightAndRemovesTheSocket() throws {
-        let socket = DaemonProcess.socketPath()
+        let socket = temporarySocketPath()
         let daemon = try DaemonProcess(["replay", "--socket", socket, "--wait-clients", "1", "--speed", "0.25",
                                         "Recordings/back-drag-finish.events"], socket: socket)
         try daemon.waitUntilListening()
@@ -468,12 +456,12 @@ struct ServerIntegrationTests {
         #expect(ended["reason"] as? String == "shutdown")
         #expect(ended["decision"] as? String == "cancel")
         #expect(tail.last.map(typeOf) == "cancelled")
-        #expect(try daemon.waitForExit() == 0)
+        #expect(daemon.waitForExit() == 0)
         #expect(!FileManager.default.fileExists(atPath: socket))
     }
 
     @Test func aLiveSocketIsNeverTakenOverAndAStaleOneIsReplaced() throws {
-        let socket = DaemonProcess.socketPath()
+        let socket = temporarySocketPath()
         let first = try DaemonProcess(["replay", "--socket", socket, "--hold", "Recordings/back-flick-finish.events"], socket: socket)
         try first.waitUntilListening()
         let second = try runTransitiond(["replay", "--socket", socket, "Recordings/back-flick-finish.events"])
@@ -481,7 +469,7 @@ struct ServerIntegrationTests {
         #expect(second.stderr.contains("another transitiond"))
         // Kill the first without cleanup: its socket file stays, stale.
         first.signal(SIGKILL)
-        _ = try first.waitForExit()
+        _ = first.waitForExit()
         #expect(FileManager.default.fileExists(atPath: socket))
         let third = try DaemonProcess(["replay", "--socket", socket, "--hold", "Recordings/back-flick-finish.events"], socket: socket)
         // The stale file is there from the start: wait for the new daemon to
@@ -489,7 +477,7 @@ struct ServerIntegrationTests {
         let probe = try LineClient(path: socket)
         #expect(probe.readLine().map(typeOf) == "hello")
         third.signal(SIGTERM)
-        #expect(try third.waitForExit() == 0)
+        #expect(third.waitForExit() == 0)
         // Something that is not a socket is left alone.
         let file = try temporaryFile("not-a-socket", "keep me")
         let refused = try runTransitiond(["replay", "--socket", file, "Recordings/back-flick-finish.events"])

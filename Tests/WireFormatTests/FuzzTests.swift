@@ -1,19 +1,6 @@
+import TestSupport
 import Testing
 import WireFormat
-
-/// A small deterministic generator (SplitMix64) so fuzz runs repeat.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
 
 /// The reader never traps: random bytes, mutations of valid lines, and
 /// random documents that must read back to themselves.
@@ -39,7 +26,7 @@ struct FuzzTests {
     }
 
     @Test func randomBytes() {
-        var rng = SplitMix(seed: 0x4A53_4F4E)
+        var rng = SeededRandom(seed: 0x4A53_4F4E)
         let alphabet = Array(#"{}[]:,"\ -+.eE0123456789tfnrulsauUdDcC"#.utf8) + [0x80, 0xC3, 0xA9, 0xED, 0xF0, 0x9F, 0xFF, 0x00, 0x0A]
         for round in 0..<20_000 {
             let count = rng.below(64)
@@ -51,7 +38,7 @@ struct FuzzTests {
     }
 
     @Test func mutatedLines() {
-        var rng = SplitMix(seed: 0x4D55_5441_5445)
+        var rng = SeededRandom(seed: 0x4D55_5441_5445)
         for seed in Self.seeds {
             let original = Array(seed.utf8)
             #expect((try? JSONValue.parse(original)) != nil)
@@ -73,7 +60,7 @@ struct FuzzTests {
     }
 
     @Test func randomDocumentsRoundTrip() throws {
-        var rng = SplitMix(seed: 0x524F_554E_44)
+        var rng = SeededRandom(seed: 0x524F_554E_44)
         for _ in 0..<3_000 {
             let value = Self.randomValue(&rng, depth: 0)
             let text = value.jsonText
@@ -81,7 +68,7 @@ struct FuzzTests {
         }
     }
 
-    static func randomValue(_ rng: inout SplitMix, depth: Int) -> JSONValue {
+    static func randomValue(_ rng: inout SeededRandom, depth: Int) -> JSONValue {
         switch rng.below(depth > 5 ? 5 : 7) {
         case 0: return .null
         case 1: return .bool(rng.below(2) == 0)
@@ -98,7 +85,7 @@ struct FuzzTests {
         }
     }
 
-    static func randomString(_ rng: inout SplitMix) -> String {
+    static func randomString(_ rng: inout SeededRandom) -> String {
         let pool: [Unicode.Scalar] = ["a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\u{0}", "\u{1F}", "\u{7F}",
                                       "é", "€", "\u{FFFF}", "\u{2028}", "😀", "\u{10FFFF}"]
         var s = String.UnicodeScalarView()
