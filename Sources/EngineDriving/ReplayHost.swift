@@ -20,11 +20,14 @@ public final class ReplayHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
     private var emit: ([TransitionEvent]) -> Void = { _ in }
     private var finished: () -> Void = {}
     private var announcedEnd = false
+    private var started = false
     private var stopped = false
     private var buffer: [TransitionEvent] = []
 
     /// A replay of `session` on `loop`, paced by `clock` at `speed`. Until
-    /// `start`, its time 0 is now (a command's animation runs meanwhile).
+    /// `start`, its time 0 is now, for commands; what they start (an
+    /// animation) runs from `start` on, so no event is lost before there is
+    /// somewhere to send it.
     public init(loop: EventLoop, session: ReplaySession, clock: C, speed: Double = 1) {
         self.loop = loop
         self.session = session
@@ -45,6 +48,7 @@ public final class ReplayHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
         self.finished = finished
         driver.cancel()
         driver = EngineDriver(loop: loop, clock: clock, timeline: EngineTimeline(origin: clock.now, speed: speed))
+        started = true
         schedule()
     }
 
@@ -54,7 +58,7 @@ public final class ReplayHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
     }
 
     private func schedule() {
-        guard !stopped else { return }
+        guard started, !stopped else { return }
         guard let t = session.nextActivity else {
             driver.cancel()
             if session.isFinished && !announcedEnd {

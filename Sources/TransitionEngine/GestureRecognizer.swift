@@ -41,6 +41,11 @@ public struct GestureRecognizer: Sendable, Equatable {
         state = .blocked
     }
 
+    /// Drops any candidate: the next contacts start afresh.
+    public mutating func reset() {
+        state = .waiting
+    }
+
     /// Takes one frame's free contacts.
     public mutating func step(free contacts: [Contact]) -> Action {
         let n = kind.fingers

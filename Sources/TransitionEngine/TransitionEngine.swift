@@ -148,7 +148,7 @@ public struct TransitionEngine: Sendable {
         let action: TransitionMachine.Action
         switch command {
         case .run(let decision): action = machines[i].handleRun(to: decision, at: t)
-        case .drive(let progress): action = machines[i].handleDrive(progress: progress, at: t)
+        case .drive(let progress): action = machines[i].handleDrive(progress: progress, at: t, fingersDown: free.count)
         case .release(let velocity): action = machines[i].handleRelease(velocity: velocity, at: t)
         case .cancel:
             // A finger-driven transition's fingers stay claimed until they lift.

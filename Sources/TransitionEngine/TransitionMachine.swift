@@ -145,8 +145,10 @@ public struct TransitionMachine: Sendable {
 
     /// `drive`: sets the progress like a finger would. The first drive
     /// begins the transition (catching its animation if it runs); later ones
-    /// change it. A transition a finger drives is `busy`.
-    public mutating func handleDrive(progress: Double, at time: Double) -> Action {
+    /// change it. A transition a finger drives is `busy`. `fingersDown`: the
+    /// free contacts on the screen now, which may not start a gesture of this
+    /// transition until they lift (a finger that touches down later may).
+    public mutating func handleDrive(progress: Double, at time: Double, fingersDown: Int = 0) -> Action {
         let p = clamp01(progress)
         switch state {
         case .idle, .animating:
@@ -154,7 +156,7 @@ public struct TransitionMachine: Sendable {
             estimator.add(time: time, progress: p)
             state = .interacting(Interaction(ids: [], reference: GestureReference(centroidX: 0, centroidY: 0, spread: 0),
                                              offset: 0, progress: p, estimator: estimator, driven: true))
-            recognizer.block()
+            if fingersDown > 0 { recognizer.block() } else { recognizer.reset() }
             return .began(progress: p, ids: [])
         case .interacting(var interaction):
             guard interaction.driven else {

@@ -75,6 +75,37 @@ struct CommandTests {
         #expect(animating.first(.ended)?.reason == .command)
     }
 
+    /// A drive with no finger on the screen blocks nothing: the next
+    /// finger that pans in from the edge drives the transition as usual
+    /// (it used to be ignored until some frame had no contact at all).
+    @Test func aFingerAfterADrivenTransitionIsRecognised() {
+        var h = harness()
+        command(&h, .drive(progress: 0.3), at: 1.0)
+        command(&h, .cancel, at: 1.0)
+        h.settle()
+        let before = h.all(.began).count
+        h.drag(ramp(from: 0.01, to: 0.3, t0: 2.0, t1: 2.3))
+        #expect(h.all(.began).count == before + 1, "the finger's gesture began")
+        #expect(h.all(.began).last?.time ?? 0 >= 2.0)
+    }
+
+    /// A finger already on the screen when a drive begins does not start a
+    /// gesture of that transition afterwards: it has to lift first.
+    @Test func aFingerAlreadyDownWhenADriveBeganHasToLiftFirst() {
+        var h = harness()
+        h.frame(0.5, [(1, 0.5, 0.5)])   // a finger in the middle: no edge-pan
+        command(&h, .drive(progress: 0.3), at: 1.0)
+        command(&h, .cancel, at: 1.0)
+        h.settle()
+        let before = h.all(.began).count
+        h.frame(2.0, [(1, 0.5, 0.5), (2, 0.01, 0.5)])   // a second finger at the edge
+        h.frame(2.1, [(1, 0.5, 0.5), (2, 0.2, 0.5)])
+        #expect(h.all(.began).count == before, "blocked while a finger from before stays down")
+        h.frame(2.2, [])
+        h.drag(ramp(from: 0.01, to: 0.3, t0: 3.0, t1: 3.3), id: 3)
+        #expect(h.all(.began).count == before + 1)
+    }
+
     @Test func driveWhileAFingerDrivesIsBusy() {
         var h = harness()
         h.drag(ramp(from: 0.01, to: 0.2, t0: 0, t1: 0.1))

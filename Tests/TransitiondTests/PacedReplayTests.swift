@@ -53,6 +53,46 @@ struct PacedReplayTests {
         #expect(abs(start.duration(to: clock.now).seconds - last.time / speed) < 1e-9)
     }
 
+    /// Commands run at the replay time that corresponds to now: on the
+    /// manual clock, the time of the last step taken (not the next one's),
+    /// and before the replay starts, its time 0; what a command starts
+    /// before then is sent once there is somewhere to send it.
+    @Test func commandsRunAtTheReplayTimeOfNow() throws {
+        // A recording that drives nothing of the default config, so only the
+        // commands' events are seen.
+        let input = try replayInput(ProjectPaths.file("Recordings/pinch-in-2-fingers.events"))
+        let end = Double(input.events.last!.time - input.events.first!.time) * 1e-6
+        let clock = ManualClock(start: MonotonicClock.Instant(seconds: 7))
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let loop = group.next()
+        let host = ReplayHost(loop: loop, session: try ReplaySession(configuration: .standard, inputs: [input]), clock: clock)
+        let batches = Batches()
+        let done = loop.makePromise(of: Void.self)
+        let early = try loop.submit { () -> [TransitionEvent] in
+            var events: [TransitionEvent] = []
+            #expect(host.perform(.drive(progress: 0.3), transition: 0, into: &events) == .done)
+            #expect(host.perform(.cancel, transition: 0, into: &events) == .done)
+            host.start(emit: { batches.items.append((clock.now, $0)) }, finished: { done.succeed(()) })
+            return events
+        }.wait()
+        #expect(early.map(\.kind) == [.began, .ended])
+        #expect(early.allSatisfy { $0.time == 0 })
+        try done.futureResult.wait()
+        let emitted = batches.items.flatMap(\.events)
+        #expect(emitted.map(\.kind) == Array(repeating: .animating, count: emitted.count - 1) + [.cancelled],
+                "the cancel's animation back, sent once the replay started")
+        // After the end: a command runs at the replay's last step, not later.
+        let late = try loop.submit { () -> [TransitionEvent] in
+            var events: [TransitionEvent] = []
+            _ = host.perform(.drive(progress: 0.5), transition: 0, into: &events)
+            return events
+        }.wait()
+        let began = try #require(late.first)
+        #expect(began.kind == .began)
+        #expect(abs(began.time - end) < 1e-9, "at \(began.time), the recording ends at \(end)")
+    }
+
     @Test func theTimelineMapsEngineTimeToTheClockAndBack() {
         let origin = MonotonicClock.Instant(seconds: 50)
         let timeline = EngineTimeline<ManualClock>(origin: origin, speed: 4)
