@@ -77,7 +77,7 @@ let package = Package(
         .testTarget(name: "TransitionEngineTests", dependencies: ["TransitionEngine"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "TransitionEngine", "TestSupport"]),
         .testTarget(name: "TransitionServerTests", dependencies: [
-            "TransitionServer", "TestSupport",
+            "TransitionServer", "TransitionEngine", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),

@@ -11,14 +11,23 @@ import NIOCore
 public final class EngineDriver<C: SchedulingClock>: @unchecked Sendable {
     public let loop: EventLoop
     public let clock: C
-    public let timeline: EngineTimeline<C>
+    public private(set) var timeline: EngineTimeline<C>
     private var pending: NIOScheduledCallback?
     private var pendingTime: Double?
-    private var action: () -> Void = {}
+    /// Called on the loop with the engine time that is due (set once, by
+    /// the host that owns the driver: no closure is made per timer).
+    public var onDue: (Double) -> Void = { _ in }
 
     public init(loop: EventLoop, clock: C, timeline: EngineTimeline<C>) {
         self.loop = loop
         self.clock = clock
+        self.timeline = timeline
+    }
+
+    /// Moves engine time onto another timeline (a replay that starts now);
+    /// the timer set before is dropped.
+    public func restart(on timeline: EngineTimeline<C>) {
+        cancel()
         self.timeline = timeline
     }
 
@@ -34,13 +43,12 @@ public final class EngineDriver<C: SchedulingClock>: @unchecked Sendable {
         return true
     }
 
-    /// Calls `body` on the loop when engine time `t` is due, replacing the
-    /// timer set before (unless it is for the same time).
-    public func schedule(at t: Double, _ body: @escaping () -> Void) {
+    /// Calls `onDue(t)` on the loop when engine time `t` is due, replacing
+    /// the timer set before (unless it is for the same time).
+    public func schedule(at t: Double) {
         loop.assertInEventLoop()
         if pending != nil && pendingTime == t { return }
         cancel()
-        action = body
         pendingTime = t
         let instant = timeline.instant(of: t)
         if clock.delay(until: instant) <= .zero {
@@ -61,10 +69,11 @@ public final class EngineDriver<C: SchedulingClock>: @unchecked Sendable {
     }
 
     private func fire() {
-        if let t = pendingTime { clock.reached(timeline.instant(of: t)) }
+        guard let t = pendingTime else { return }
+        clock.reached(timeline.instant(of: t))
         pending = nil
         pendingTime = nil
-        action()
+        onDue(t)
     }
 
     private struct Fire: NIOScheduledCallbackHandler, Sendable {

@@ -16,7 +16,7 @@ public final class ReplayHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
     private let loop: EventLoop
     private let clock: C
     private let speed: Double
-    private var driver: EngineDriver<C>
+    private let driver: EngineDriver<C>
     private var emit: ([TransitionEvent]) -> Void = { _ in }
     private var finished: () -> Void = {}
     private var announcedEnd = false
@@ -34,6 +34,7 @@ public final class ReplayHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
         self.clock = clock
         self.speed = speed
         driver = EngineDriver(loop: loop, clock: clock, timeline: EngineTimeline(origin: clock.now, speed: speed))
+        driver.onDue = { [weak self] _ in self?.fire() }
     }
 
     public var configuration: EngineConfiguration { session.engine.configuration }
@@ -46,8 +47,7 @@ public final class ReplayHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
     public func start(emit: @escaping ([TransitionEvent]) -> Void, finished: @escaping () -> Void) {
         self.emit = emit
         self.finished = finished
-        driver.cancel()
-        driver = EngineDriver(loop: loop, clock: clock, timeline: EngineTimeline(origin: clock.now, speed: speed))
+        driver.restart(on: EngineTimeline(origin: clock.now, speed: speed))
         started = true
         schedule()
     }
@@ -67,7 +67,7 @@ public final class ReplayHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
             }
             return
         }
-        driver.schedule(at: t) { [self] in fire() }
+        driver.schedule(at: t)
     }
 
     /// Takes every step that is due (at most 512 before the loop does

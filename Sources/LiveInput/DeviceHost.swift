@@ -64,6 +64,7 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
         self.driver = EngineDriver(loop: loop, clock: clock,
                                    timeline: EngineTimeline(origin: MonotonicClock.Instant(sinceZero: .zero)))
         events.reserveCapacity(1024)
+        driver.onDue = { [weak self] deadline in self?.fire(deadline) }
         if trace {
             engine.trace = { [logger] line in logger.debug("\(line)") }
         }
@@ -206,7 +207,7 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
             driver.cancel()
             return
         }
-        driver.schedule(at: deadline) { [self] in fire(deadline) }
+        driver.schedule(at: deadline)
     }
 
     private func fire(_ deadline: Double) {
