@@ -2,32 +2,36 @@
 /// time `t` is due at `origin + (t − start) ÷ speed`. A paced replay starts
 /// its recordings' time 0 at the instant it starts, at `--speed`; the live
 /// daemon's engine time is `CLOCK_MONOTONIC` seconds itself (origin at the
-/// clock's zero, speed 1). The one rule both follow.
-public struct EngineTimeline<C: Clock>: Sendable where C.Instant: Sendable, C.Duration == Duration {
-    public let origin: C.Instant
+/// clock's zero, speed 1). The one rule both follow. Integer nanoseconds on
+/// the clock's side; never traps (far instants are clamped).
+public struct EngineTimeline: Sendable, Equatable {
+    public let origin: MonotonicClock.Instant
     /// Engine time at `origin`.
     public let start: Double
     public let speed: Double
 
-    public init(origin: C.Instant, start: Double = 0, speed: Double = 1) {
-        precondition(speed > 0 && speed.isFinite, "speed must be positive")
+    /// `speed` must be positive and finite; anything else is taken as 1.
+    public init(origin: MonotonicClock.Instant, start: Double = 0, speed: Double = 1) {
         self.origin = origin
-        self.start = start
-        self.speed = speed
+        self.start = start.isFinite ? start : 0
+        self.speed = speed > 0 && speed.isFinite ? speed : 1
     }
 
+    /// The live daemon's timeline: engine time is `CLOCK_MONOTONIC` seconds.
+    public static let live = EngineTimeline(origin: MonotonicClock.Instant(nanoseconds: 0))
+
     /// The instant when engine time `t` is due.
-    public func instant(of t: Double) -> C.Instant {
-        origin.advanced(by: .seconds((t - start) / speed))
+    @inlinable
+    public func instant(of t: Double) -> MonotonicClock.Instant {
+        let offset = MonotonicClock.Instant.clampedNanoseconds((t - start) / speed * 1e9)
+        return MonotonicClock.Instant(nanoseconds: origin.nanoseconds.addingReportingOverflow(offset).overflow
+                                      ? (offset < 0 ? Int64.min : Int64.max)
+                                      : origin.nanoseconds &+ offset)
     }
 
     /// Engine time at `instant`.
-    public func engineTime(at instant: C.Instant) -> Double {
-        start + origin.duration(to: instant).seconds * speed
+    @inlinable
+    public func engineTime(at instant: MonotonicClock.Instant) -> Double {
+        start + Double(instant.nanoseconds &- origin.nanoseconds) * 1e-9 * speed
     }
-}
-
-extension EngineTimeline where C == MonotonicClock {
-    /// The live daemon's timeline: engine time is `CLOCK_MONOTONIC` seconds.
-    public static var live: EngineTimeline { EngineTimeline(origin: MonotonicClock.Instant(sinceZero: .zero)) }
 }

@@ -9,7 +9,7 @@ public final class ManualClock: Clock, Sendable {
 
     private let current: Mutex<Instant>
 
-    public init(start: Instant = Instant(sinceZero: .zero)) {
+    public init(start: Instant = Instant(nanoseconds: 0)) {
         current = Mutex(start)
     }
 

@@ -11,14 +11,14 @@ import NIOCore
 public final class EngineDriver<C: SchedulingClock>: @unchecked Sendable {
     public let loop: EventLoop
     public let clock: C
-    public private(set) var timeline: EngineTimeline<C>
+    public private(set) var timeline: EngineTimeline
     private var pending: NIOScheduledCallback?
     private var pendingTime: Double?
     /// Called on the loop with the engine time that is due (set once, by
     /// the host that owns the driver: no closure is made per timer).
     public var onDue: (Double) -> Void = { _ in }
 
-    public init(loop: EventLoop, clock: C, timeline: EngineTimeline<C>) {
+    public init(loop: EventLoop, clock: C, timeline: EngineTimeline) {
         self.loop = loop
         self.clock = clock
         self.timeline = timeline
@@ -26,7 +26,7 @@ public final class EngineDriver<C: SchedulingClock>: @unchecked Sendable {
 
     /// Moves engine time onto another timeline (a replay that starts now);
     /// the timer set before is dropped.
-    public func restart(on timeline: EngineTimeline<C>) {
+    public func restart(on timeline: EngineTimeline) {
         cancel()
         self.timeline = timeline
     }
@@ -38,7 +38,7 @@ public final class EngineDriver<C: SchedulingClock>: @unchecked Sendable {
     /// is due then (on the manual clock: always, and the clock moves to it).
     public func isDue(_ t: Double) -> Bool {
         let instant = timeline.instant(of: t)
-        guard clock.delay(until: instant) <= .zero else { return false }
+        guard clock.nanosecondsUntil(instant) == 0 else { return false }
         clock.reached(instant)
         return true
     }
@@ -51,7 +51,7 @@ public final class EngineDriver<C: SchedulingClock>: @unchecked Sendable {
         cancel()
         pendingTime = t
         let instant = timeline.instant(of: t)
-        if clock.delay(until: instant) <= .zero {
+        if clock.nanosecondsUntil(instant) == 0 {
             pending = try? loop.scheduleCallback(in: .zero, handler: Fire(driver: self))
         } else {
             // A scheduled callback rather than a task: no promise to

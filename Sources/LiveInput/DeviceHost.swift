@@ -61,8 +61,7 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
         self.engine = TransitionEngine(configuration: configuration)
         self.source = source
         self.logger = logger
-        self.driver = EngineDriver(loop: loop, clock: clock,
-                                   timeline: EngineTimeline(origin: MonotonicClock.Instant(sinceZero: .zero)))
+        self.driver = EngineDriver(loop: loop, clock: clock, timeline: .live)
         events.reserveCapacity(1024)
         driver.onDue = { [weak self] deadline in self?.fire(deadline) }
         if trace {

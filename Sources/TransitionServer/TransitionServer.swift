@@ -104,7 +104,7 @@ public final class TransitionServer: @unchecked Sendable {
             perform(action)
         }
         queue.removeAll(keepingCapacity: queue.capacity <= 4096)
-        fellShort.removeAll(keepingCapacity: true)
+        if !fellShort.isEmpty { fellShort.removeAll(keepingCapacity: true) }
         performing = false
     }
 

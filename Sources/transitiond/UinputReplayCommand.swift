@@ -159,7 +159,7 @@ struct UinputReplayCommand: ParsableCommand {
 
     /// Sleeps to an absolute `CLOCK_MONOTONIC` time (a signal ends it early).
     static func sleep(until nanoseconds: Int64) {
-        MonotonicClock().sleepBlocking(until: MonotonicClock.Instant(sinceZero: .nanoseconds(nanoseconds)),
+        MonotonicClock().sleepBlocking(until: MonotonicClock.Instant(nanoseconds: nanoseconds),
                                        interrupted: { ProcessSignals.stopRequested })
     }
 }

@@ -95,10 +95,10 @@ struct PacedReplayTests {
 
     @Test func theTimelineMapsEngineTimeToTheClockAndBack() {
         let origin = MonotonicClock.Instant(seconds: 50)
-        let timeline = EngineTimeline<ManualClock>(origin: origin, speed: 4)
+        let timeline = EngineTimeline(origin: origin, speed: 4)
         #expect(timeline.instant(of: 2) == MonotonicClock.Instant(seconds: 50.5))
         #expect(abs(timeline.engineTime(at: MonotonicClock.Instant(seconds: 51)) - 4) < 1e-12)
-        let live = EngineTimeline<MonotonicClock>.live
+        let live = EngineTimeline.live
         #expect(live.instant(of: 12.25) == MonotonicClock.Instant(seconds: 12.25))
     }
 
