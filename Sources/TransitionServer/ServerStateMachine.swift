@@ -3,10 +3,16 @@ import NIOCore
 import TransitionEngine
 
 /// A client of the server, as the state machine and its executor name it.
-/// Numbers rise from 1 in the order connections arrive.
+/// Numbers rise from 1 in the order connections arrive and are never
+/// reused; `slot` is a small index, reused once its client is gone, where
+/// the executor keeps the client's connection (no hashing per write).
 public struct ClientID: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let number: Int
-    public init(_ number: Int) { self.number = number }
+    public let slot: Int
+    public init(_ number: Int, slot: Int = 0) {
+        self.number = number
+        self.slot = slot
+    }
     public static func < (a: ClientID, b: ClientID) -> Bool { a.number < b.number }
     public var description: String { "client \(number)" }
 }
@@ -163,6 +169,9 @@ public struct ServerStateMachine: Sendable {
     /// Clients by rising id (arrival order).
     private var clients: [Client] = []
     private var nextClient = 1
+    /// Slots of clients that are gone, for the next ones.
+    private var freeSlots: [Int] = []
+    private var slotCount = 0
     private var accepting = false
     private var inputStopped = false
     /// Per transition, the client whose `drive` commands drive it.
@@ -193,9 +202,10 @@ public struct ServerStateMachine: Sendable {
 
     /// What the executor is to do.
     public enum Action: Sendable, Equatable {
-        /// Write these bytes with one direct `send(2)`; report anything short
-        /// of all of them with `sendFellShort`.
-        case send(ClientID, ByteBuffer)
+        /// Write these bytes to each of these clients with one direct
+        /// `send(2)` each; report anything short of all of them with
+        /// `sendFellShort`.
+        case send([ClientID], ByteBuffer)
         /// Queue these bytes on the client's channel; report with `channelWrote`.
         case handToChannel(ClientID, ByteBuffer)
         /// Flush what was handed to the client's channel.
@@ -369,7 +379,14 @@ public struct ServerStateMachine: Sendable {
                 return .refuse(ReplyLines.error(.tooManyClients, "the daemon serves at most \(settings.maxClients) clients", id: nil),
                                full: true)
             }
-            let id = ClientID(nextClient)
+            let slot: Int
+            if let free = freeSlots.popLast() {
+                slot = free
+            } else {
+                slot = slotCount
+                slotCount += 1
+            }
+            let id = ClientID(nextClient, slot: slot)
             nextClient += 1
             clients.append(Client(id: id, transport: transport, framer: LineFramer(limit: settings.lineLimit),
                                   outbox: ClientOutbox(backlogLimit: settings.backlogLimit)))
@@ -388,7 +405,7 @@ public struct ServerStateMachine: Sendable {
         case .settingUp:
             clients[i].peer = peer
             clients[i].phase = .open
-            actions.append(.send(id, hello))
+            actions.append(.send([id], hello))
             if settings.logClients { actions.append(.log(.debug, "\(clients[i].label) connected (\(clientCount) clients)")) }
             if phase == .waitingForClients && clientCount(in: .open) >= settings.startAfterClients {
                 phase = .serving
@@ -485,6 +502,7 @@ public struct ServerStateMachine: Sendable {
     public mutating func clientGone(_ id: ClientID, into actions: inout [Action]) {
         guard let i = index(of: id) else { return bug("unknown \(id) gone", &actions) }
         let client = clients.remove(at: i)
+        freeSlots.append(client.id.slot)
         if settings.logClients { actions.append(.log(.debug, "\(client.label) disconnected (\(clientCount) clients)")) }
         for (transition, driver) in drivers.sorted(by: { $0.key < $1.key }) where driver == id {
             drivers[transition] = nil
@@ -564,17 +582,21 @@ public struct ServerStateMachine: Sendable {
     /// through its channel or outbox.
     private mutating func broadcast(_ lines: [EventLine], into actions: inout [Action]) {
         guard !lines.isEmpty, !clients.isEmpty else { return }
-        var joined: ByteBuffer? = lines.count == 1 ? lines[0].bytes : nil
+        // Every caught-up client that takes every transition: one action,
+        // the same bytes, first (in arrival order).
+        var everything: [ClientID] = []
+        for client in clients where client.phase == .open && client.isCaughtUp && client.filter == nil {
+            everything.append(client.id)
+        }
+        if !everything.isEmpty {
+            actions.append(.send(everything, lines.count == 1 ? lines[0].bytes : Self.join(lines) { _ in true }))
+        }
         for i in clients.indices where clients[i].phase == .open {
             let id = clients[i].id
             if clients[i].isCaughtUp {
-                if clients[i].filter == nil {
-                    if joined == nil { joined = Self.join(lines) { _ in true } }
-                    actions.append(.send(id, joined!))
-                } else {
-                    let filter = clients[i].filter!
+                if let filter = clients[i].filter {
                     let own = Self.join(lines) { filter.contains($0.transition) }
-                    if own.readableBytes > 0 { actions.append(.send(id, own)) }
+                    if own.readableBytes > 0 { actions.append(.send([id], own)) }
                 }
                 continue
             }
@@ -602,7 +624,7 @@ public struct ServerStateMachine: Sendable {
     private mutating func deliver(_ line: ByteBuffer, essential: Bool, transition: Int?, at i: Int,
                                   into actions: inout [Action]) -> Bool {
         if clients[i].isCaughtUp {
-            actions.append(.send(clients[i].id, line))
+            actions.append(.send([clients[i].id], line))
             return true
         }
         let roomy = clients[i].channelBytes < settings.highWater

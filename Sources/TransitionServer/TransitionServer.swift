@@ -38,7 +38,7 @@ public final class TransitionServer: @unchecked Sendable {
     /// goes to their channel at once too, to keep the order of their bytes.
     private var fellShort: Set<ClientID> = []
 
-    var connections: [ClientID: ClientConnection] = [:]
+    var connections = ConnectionTable()
     var acceptor: ConnectionAcceptor?
     private let writer = JSONWriter(capacity: 1 << 16)
     private var eventBuffer: [TransitionEvent] = []
@@ -145,7 +145,7 @@ public final class TransitionServer: @unchecked Sendable {
 
     /// The client's connection is gone (once per admitted client).
     func clientGone(_ id: ClientID) {
-        guard let connection = connections.removeValue(forKey: id) else { return }
+        guard let connection = connections.remove(id) else { return }
         connection.closeDeadline?.cancel()
         connection.direct?.close()
         input { $0.clientGone(id, into: &$1) }
@@ -155,20 +155,25 @@ public final class TransitionServer: @unchecked Sendable {
 
     private func perform(_ action: ServerStateMachine.Action) {
         switch action {
-        case .send(let id, let bytes):
-            guard let connection = connections[id] else { return }
-            guard let direct = connection.direct, !fellShort.contains(id) else { return sendFellShort(id, rest: bytes) }
-            switch direct.send(bytes) {
-            case .all:
-                return
-            case .some(let written):
-                var rest = bytes
-                rest.moveReaderIndex(forwardBy: written)
-                sendFellShort(id, rest: rest)
-            case .none:
-                // Full (EAGAIN) or failed (the peer left): the channel waits
-                // for room, or fails the write and closes the connection.
-                sendFellShort(id, rest: bytes)
+        case .send(let ids, let bytes):
+            for id in ids {
+                guard let connection = connections[id] else { continue }
+                guard let direct = connection.direct, fellShort.isEmpty || !fellShort.contains(id) else {
+                    sendFellShort(id, rest: bytes)
+                    continue
+                }
+                switch direct.send(bytes) {
+                case .all:
+                    continue
+                case .some(let written):
+                    var rest = bytes
+                    rest.moveReaderIndex(forwardBy: written)
+                    sendFellShort(id, rest: rest)
+                case .none:
+                    // Full (EAGAIN) or failed (the peer left): the channel
+                    // waits for room, or fails the write and closes.
+                    sendFellShort(id, rest: bytes)
+                }
             }
         case .handToChannel(let id, let bytes):
             guard let connection = connections[id] else { return }
@@ -303,6 +308,31 @@ public final class TransitionServer: @unchecked Sendable {
         case .began, .ended, .finished, .cancelled: essential = true
         }
         return EventLine(bytes: line, transition: event.transition, essential: essential)
+    }
+}
+
+/// The executor's connections by client, in an array indexed by the
+/// client's slot (a slot's entry is checked to be that client's).
+struct ConnectionTable {
+    private var slots: [ClientConnection?] = []
+
+    subscript(id: ClientID) -> ClientConnection? {
+        get {
+            guard id.slot >= 0, id.slot < slots.count, let connection = slots[id.slot], connection.id == id else { return nil }
+            return connection
+        }
+        set {
+            guard id.slot >= 0 else { return }
+            if id.slot >= slots.count { slots.append(contentsOf: repeatElement(nil, count: id.slot - slots.count + 1)) }
+            slots[id.slot] = newValue
+        }
+    }
+
+    /// Removes and returns the client's connection.
+    mutating func remove(_ id: ClientID) -> ClientConnection? {
+        guard let connection = self[id] else { return nil }
+        slots[id.slot] = nil
+        return connection
     }
 }
 

@@ -25,7 +25,7 @@ private struct Script {
     mutating func run(_ input: (inout ServerStateMachine, inout [ServerStateMachine.Action]) -> Void) {
         actions = []
         input(&machine, &actions)
-        last = actions.map(Self.render)
+        last = actions.flatMap(Self.render)
         log += last
     }
 
@@ -63,10 +63,18 @@ private struct Script {
         }
     }
 
-    static func render(_ action: ServerStateMachine.Action) -> String {
-        func t(_ b: ByteBuffer) -> String { "⟨" + String(String(buffer: b).map { $0 == "\n" ? "⏎" : $0 }) + "⟩" }
+    /// An action as lines: one per client it is for (a send to several
+    /// clients is one action with the same bytes for each).
+    static func render(_ action: ServerStateMachine.Action) -> [String] {
+        if case .send(let ids, let b) = action { return ids.map { "send \($0.number) \(t(b))" } }
+        return [render1(action)]
+    }
+
+    static func t(_ b: ByteBuffer) -> String { "⟨" + String(String(buffer: b).map { $0 == "\n" ? "⏎" : $0 }) + "⟩" }
+
+    static func render1(_ action: ServerStateMachine.Action) -> String {
         switch action {
-        case .send(let id, let b): return "send \(id.number) \(t(b))"
+        case .send(let ids, let b): return "send \(ids.map { "\($0.number)" }.joined(separator: ",")) \(t(b))"
         case .handToChannel(let id, let b): return "channel \(id.number) \(t(b))"
         case .flush(let id): return "flush \(id.number)"
         case .closeAfterWriting(let id, let lines, let direct):
@@ -118,6 +126,19 @@ struct ServerStateMachineTests {
         s.events([ev("b1", essential: true), ev("c2")])
         #expect(s.last == ["send 1 ⟨b1⏎c2⏎⟩", "send 2 ⟨b1⏎c2⏎⟩"])
         _ = (a, b)
+    }
+
+    @Test func oneActionSendsTheSameBytesToEveryCaughtUpClient() {
+        var s = Script()
+        let a = s.connect(), b = s.connect(), c = s.connect()
+        s.events([ev("x")])
+        #expect(s.actions.count == 1)
+        guard case .send(let ids, let bytes) = s.actions.first else { Issue.record("no send"); return }
+        #expect(ids == [a, b, c] && String(buffer: bytes) == "x\n")
+        // A slot is reused once its client is gone; the client's number is not.
+        s.gone(b)
+        let d = s.connect()
+        #expect(d.slot == b.slot && d.number > c.number && d != b)
     }
 
     @Test func aFilterSendsOnlyTheTransitionsAClientSubscribedTo() {
