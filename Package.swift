@@ -36,6 +36,9 @@ let package = Package(
         .target(name: "Clocks"),
         // Outside an event loop: native threads, the pipe that wakes them, signals.
         .target(name: "SystemSupport"),
+        // The service manager's protocols without libsystemd: socket activation, sd_notify and
+        // the watchdog, journald's log form.
+        .target(name: "ServiceManager", dependencies: [.product(name: "Logging", package: "swift-log")]),
         // Strict JSON reading for the wire (commands, events). Standard library only.
         .target(name: "WireFormat"),
         // The client side of the socket: message decoding, a state mirror, a blocking connection, the socket path.
@@ -66,6 +69,7 @@ let package = Package(
         .executableTarget(name: "transitiond", dependencies: [
             "TransitionEngine", "Recordings", "TransitionConfig", "EventStream", "Replay", "TransitionServer",
             "StreamClient", "EvdevInput", "LiveInput", "Clocks", "EngineDriving", "SystemSupport", "WireFormat",
+            "ServiceManager",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -85,6 +89,9 @@ let package = Package(
         .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "TransitionEngine"]),
         .testTarget(name: "TransitionConfigTests", dependencies: ["TransitionConfig", "TransitionEngine", "TestSupport"]),
         .testTarget(name: "WireFormatTests", dependencies: ["WireFormat", "TestSupport"]),
+        .testTarget(name: "ServiceManagerTests", dependencies: [
+            "ServiceManager", "TestSupport", .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "StreamClientTests", dependencies: ["StreamClient", "WireFormat", "EventStream", "TransitionEngine", "TestSupport"]),
         .testTarget(name: "EvdevInputTests", dependencies: [
             "EvdevInput", "LiveInput", "Clocks", "CLibevdev", "TransitionEngine", "Recordings", "TransitionServer", "TestSupport",

@@ -7,6 +7,8 @@ TRANSITIOND_PACKAGES=(
   "/usr/bin/python3:python3"
   "/usr/bin/pkg-config:pkg-config"
   "/usr/bin/socat:socat"
+  "/usr/bin/systemd-socket-activate:systemd"
+  "/usr/bin/systemd-analyze:systemd"
   "/usr/include/libevdev-1.0/libevdev/libevdev.h:libevdev-dev"
 )
 

@@ -50,6 +50,16 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
     private var stopped = false
     /// What went through so far (read on the loop).
     public private(set) var counters = Counters()
+    /// Called on the loop when the input's status changes (attached,
+    /// waiting, lost), with the status as one line of text.
+    public var statusChanged: ((String) -> Void)?
+
+    /// The input's status as one line: `/dev/input/event3 "Panel"`, or
+    /// `waiting for a touchscreen`.
+    public var statusText: String {
+        if let device { return "\(device.path) \"\(device.description.name)\"" }
+        return "waiting for \(waitingText)"
+    }
 
     /// A host for `configuration` fed by `source`, on `clock` (engine time
     /// is the clock's seconds since its zero: `CLOCK_MONOTONIC`, the
@@ -142,6 +152,7 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
         case .waiting(let text):
             waitingText = text.hasPrefix("waiting for ") ? String(text.dropFirst(12)) : text
             logger.info("\(text)")
+            statusChanged?(statusText)
         case .message(let level, let text):
             logger.log(level: Self.logLevel(level), "\(text)")
         }
@@ -182,6 +193,7 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
         counters.attaches += 1
         let check = TouchscreenCheck(attached.description)
         logger.info("attached \(attached.path) \"\(attached.description.name)\" (\(check.reason)\(attached.grabbed ? ", grabbed" : ""))")
+        statusChanged?(statusText)
     }
 
     /// Every finger-driven gesture ends with `ended`(cancel, `device-lost`)

@@ -7,7 +7,8 @@ enum ConfigBuilder {
     static func daemonConfiguration(from root: ValidatedSection, file: String) throws(ConfigError) -> DaemonConfiguration {
         let engine = try configuration(from: root, file: file)
         let server = root.children["server"]?.first.map(serverSettings(from:)) ?? .standard
-        return DaemonConfiguration(engine: engine, server: server)
+        let input = root.children["input"]?.first.map { InputSettings(device: $0.string("device")) } ?? .standard
+        return DaemonConfiguration(engine: engine, server: server, input: input)
     }
 
     static func configuration(from root: ValidatedSection, file: String) throws(ConfigError) -> EngineConfiguration {

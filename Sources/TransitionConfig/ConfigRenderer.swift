@@ -6,9 +6,11 @@ import TransitionEngine
 /// `parseDaemon`) reads the text back to an equal value.
 enum ConfigRenderer {
     /// The engine part exactly as `render(_: EngineConfiguration)` writes
-    /// it, then the `[server]` table.
+    /// it, then the `[server]` and `[input]` tables.
     static func render(_ config: DaemonConfiguration) -> String {
-        render(config.engine) + "\n[server]\n" + section(entries(of: config.server), schema: ConfigSchema.server, indent: "")
+        render(config.engine)
+            + "\n[server]\n" + section(entries(of: config.server), schema: ConfigSchema.server, indent: "")
+            + "\n[input]\n" + section([("device", .string(config.input.device))], schema: ConfigSchema.input, indent: "")
     }
 
     static func render(_ config: EngineConfiguration) -> String {

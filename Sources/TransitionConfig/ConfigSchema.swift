@@ -18,6 +18,7 @@ enum ConfigSchema {
         children: [
             ChildSection(name: "transition", shape: .arrayOfTables, schema: transition),
             ChildSection(name: "server", shape: .table, schema: server),
+            ChildSection(name: "input", shape: .table, schema: input),
         ]
     )
 
@@ -111,6 +112,16 @@ enum ConfigSchema {
             KeySpec("allow_groups", .array(of: .either([.string(.groupName), .integer(0...largestID)])),
                     default: .value(.array(ServerSettings.standard.allowGroups.map(ConfigBuilder.value(of:)))),
                     summary: "group names, or gids 0 to \(largestID)"),
+        ]
+    )
+
+    // MARK: - [input]
+
+    static let input = SectionSchema(
+        header: "[input]",
+        keys: [
+            KeySpec("device", .string(.deviceSelector(maxBytes: 4096)),
+                    default: .value(.string(InputSettings.standard.device))),
         ]
     )
 }

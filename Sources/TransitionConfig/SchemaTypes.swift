@@ -38,6 +38,9 @@ enum StringRule: Sendable {
     case fileMode(mustInclude: UInt32, reason: String)
     /// A POSIX-style group name: `[A-Za-z_][A-Za-z0-9_.-]*`.
     case groupName
+    /// `"auto"`, or an absolute path of at most `maxBytes` bytes (an input
+    /// device: `/dev/input/eventN` or a by-id/by-path link).
+    case deviceSelector(maxBytes: Int)
 
     func problem(with text: String) -> String? {
         switch self {
@@ -70,6 +73,10 @@ enum StringRule: Sendable {
             let restIsAllowed = text.utf8.dropFirst().allSatisfy { TOMLKey.isBareKeyByte($0) || $0 == UInt8(ascii: ".") }
             return startsWell && restIsAllowed
                 ? nil : "must be a group name: a letter or '_', then letters, digits, '_', '.' and '-'"
+        case .deviceSelector(let maxBytes):
+            if text == "auto" { return nil }
+            guard let problem = StringRule.absolutePath(maxBytes: maxBytes).problem(with: text) else { return nil }
+            return text.hasPrefix("/") ? problem : "must be \"auto\" or an absolute path like \"/dev/input/by-id/…\""
         }
     }
 
@@ -77,7 +84,7 @@ enum StringRule: Sendable {
     var expected: String {
         switch self {
         case .fileMode: return "a string of 3 or 4 octal digits like \"0660\""
-        case .any, .identifier, .absolutePath, .groupName: return "a string"
+        case .any, .identifier, .absolutePath, .groupName, .deviceSelector: return "a string"
         }
     }
 
@@ -205,6 +212,7 @@ indirect enum ValueKind: Sendable {
         case .string(.fileMode(let mustInclude, _)):
             return "3 or 4 octal digits, at most \"0777\", including \(TOMLString.quoted(StringRule.fileModeText(mustInclude)))"
         case .string(.groupName): return "a group name"
+        case .string(.deviceSelector): return "\"auto\", or a device path or by-id/by-path link"
         case .choice(let options): return options.joined(separator: " | ")
         case .number(let range): return range.summary
         case .integer(let range):

@@ -46,20 +46,38 @@ public struct ServerSettings: Sendable, Equatable {
     public static let standard = ServerSettings()
 }
 
+/// Where the daemon's touches come from: the config's `[input]` table.
+public struct InputSettings: Sendable, Equatable {
+    /// `device`: `"auto"` (the first touchscreen), `/dev/input/eventN`, or
+    /// a `/dev/input/by-id/…` or `by-path/…` link. `--device` overrides it.
+    public var device: String
+
+    public init(device: String = "auto") {
+        self.device = device
+    }
+
+    /// The settings of a config without `[input]`: `device = "auto"`.
+    public static let standard = InputSettings()
+}
+
 /// Everything the daemon reads from its config file: the engine's
-/// transitions and the socket server's settings.
+/// transitions, the socket server's settings and the input's.
 public struct DaemonConfiguration: Sendable, Equatable {
     /// The top level and the `[[transition]]` tables.
     public var engine: EngineConfiguration
     /// The `[server]` table, or `.standard` when there is none.
     public var server: ServerSettings
+    /// The `[input]` table, or `.standard` when there is none.
+    public var input: InputSettings
 
-    /// A configuration of these two parts.
-    public init(engine: EngineConfiguration, server: ServerSettings) {
+    /// A configuration of these parts.
+    public init(engine: EngineConfiguration, server: ServerSettings, input: InputSettings = .standard) {
         self.engine = engine
         self.server = server
+        self.input = input
     }
 
-    /// The embedded default: `EngineConfiguration.standard` and `ServerSettings.standard`.
-    public static let standard = DaemonConfiguration(engine: .standard, server: .standard)
+    /// The embedded default: `EngineConfiguration.standard`, `ServerSettings.standard`
+    /// and `InputSettings.standard`.
+    public static let standard = DaemonConfiguration(engine: .standard, server: .standard, input: .standard)
 }

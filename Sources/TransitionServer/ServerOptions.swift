@@ -22,11 +22,15 @@ public struct ServerOptions: Sendable, Equatable {
     /// Shut down (closing every client) when the input has no more: a
     /// replay that is not held.
     public var closeWhenInputEnds: Bool
+    /// A listening Unix stream socket passed by the service manager (socket
+    /// activation): served instead of binding `socketPath` (then only the
+    /// name it is known by), and never unlinked or chmod'ed.
+    public var inheritedListener: CInt?
 
     public init(socketPath: String, socketMode: UInt32 = 0o660, maxClients: Int = 256,
                 backlogLimit: Int = 1 << 20, allowUIDs: [UInt32] = [], allowGIDs: [UInt32] = [],
                 lineLimit: Int = 64 * 1024, stampSent: Bool = false, startAfterClients: Int = 0,
-                closeWhenInputEnds: Bool = false) {
+                closeWhenInputEnds: Bool = false, inheritedListener: CInt? = nil) {
         self.socketPath = socketPath
         self.socketMode = socketMode
         self.maxClients = maxClients
@@ -37,5 +41,6 @@ public struct ServerOptions: Sendable, Equatable {
         self.stampSent = stampSent
         self.startAfterClients = startAfterClients
         self.closeWhenInputEnds = closeWhenInputEnds
+        self.inheritedListener = inheritedListener
     }
 }

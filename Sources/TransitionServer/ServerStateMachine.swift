@@ -89,12 +89,16 @@ public struct ServerStateMachine: Sendable {
         /// Log (at debug level) each client that connects and leaves; off,
         /// a connect flood costs no log text.
         public var logClients: Bool
+        /// The server made its socket file (and removes it when closed);
+        /// false for a socket passed by the service manager, which keeps it.
+        public var ownsSocketFile: Bool
 
         public init(maxClients: Int = 256, backlogLimit: Int = 1 << 20, lineLimit: Int = 64 * 1024,
                     highWater: Int = 64 * 1024, startAfterClients: Int = 0, closeWhenInputEnds: Bool = false,
                     policy: AccessPolicy = AccessPolicy(uids: [], gids: []), transitions: [String],
-                    logClients: Bool = false) {
+                    logClients: Bool = false, ownsSocketFile: Bool = true) {
             self.logClients = logClients
+            self.ownsSocketFile = ownsSocketFile
             self.maxClients = maxClients
             self.backlogLimit = backlogLimit
             self.lineLimit = lineLimit
@@ -680,7 +684,7 @@ public struct ServerStateMachine: Sendable {
     private mutating func closeIfDone(into actions: inout [Action]) {
         guard phase == .shuttingDown, inputStopped, !accepting, clients.isEmpty else { return }
         phase = .closed
-        actions.append(.removeSocketFile)
+        if settings.ownsSocketFile { actions.append(.removeSocketFile) }
         actions.append(.closed)
     }
 

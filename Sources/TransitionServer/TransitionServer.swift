@@ -56,7 +56,8 @@ public final class TransitionServer: @unchecked Sendable {
             maxClients: options.maxClients, backlogLimit: options.backlogLimit, lineLimit: options.lineLimit,
             startAfterClients: options.startAfterClients, closeWhenInputEnds: options.closeWhenInputEnds,
             policy: AccessPolicy(uids: options.allowUIDs, gids: options.allowGIDs),
-            transitions: host.configuration.transitions.map(\.name), logClients: logger.logLevel <= .debug))
+            transitions: host.configuration.transitions.map(\.name), logClients: logger.logLevel <= .debug,
+            ownsSocketFile: options.inheritedListener == nil))
         self.closed = loop.makePromise()
     }
 
@@ -222,6 +223,9 @@ public final class TransitionServer: @unchecked Sendable {
             SocketFile.remove(options.socketPath)
             logger.info("stopped; removed \(options.socketPath)")
         case .closed:
+            if options.inheritedListener != nil {
+                logger.info("stopped; \(options.socketPath) stays with the service manager")
+            }
             closed.succeed(())
         case .log(let level, let message):
             logger.log(level: level, "\(message)")

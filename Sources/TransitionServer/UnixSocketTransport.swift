@@ -14,8 +14,21 @@ import NIOPosix
 /// descriptor for direct writes, active, bytes, gone.
 extension TransitionServer {
     func bindAndListen() throws {
-        try SocketFile.prepare(options.socketPath)
-        let listening = try ListeningSocket.open(path: options.socketPath, mode: options.socketMode, backlog: 4096)
+        let listening: CInt
+        let owned = options.inheritedListener == nil
+        if let inherited = options.inheritedListener {
+            // Passed by the service manager: bound, its mode set and
+            // listening already; it is never unlinked or chmod'ed here.
+            let flags = fcntl(inherited, F_GETFL)
+            guard flags >= 0, fcntl(inherited, F_SETFL, flags | O_NONBLOCK) == 0 else {
+                throw SocketPathError(kind: .system, path: options.socketPath,
+                                      message: "the passed listening socket: \(String(cString: strerror(errno)))")
+            }
+            listening = inherited
+        } else {
+            try SocketFile.prepare(options.socketPath)
+            listening = try ListeningSocket.open(path: options.socketPath, mode: options.socketMode, backlog: 4096)
+        }
         let acceptor: ConnectionAcceptor
         do {
             acceptor = try ConnectionAcceptor(listening: listening, path: options.socketPath, logger: logger) { [self] fds in
@@ -26,7 +39,7 @@ extension TransitionServer {
             }
         } catch {
             Glibc.close(listening)
-            SocketFile.remove(options.socketPath)
+            if owned { SocketFile.remove(options.socketPath) }
             throw error
         }
         // Installed and started on the loop, so that a shutdown (a signal
@@ -36,12 +49,16 @@ extension TransitionServer {
             try loop.submit { [self] in
                 try acceptor.start(on: loop)
                 self.acceptor = acceptor
-                logger.info("serving \(options.socketPath) (mode \(String(options.socketMode, radix: 8)))")
+                if owned {
+                    logger.info("serving \(options.socketPath) (mode \(String(options.socketMode, radix: 8)))")
+                } else {
+                    logger.info("serving \(options.socketPath) (passed by the service manager)")
+                }
                 input { $0.listening(into: &$1) }
             }.wait()
         } catch {
             _ = acceptor.stop(on: loop)
-            SocketFile.remove(options.socketPath)
+            if owned { SocketFile.remove(options.socketPath) }
             throw error
         }
     }

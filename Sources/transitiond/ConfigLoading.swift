@@ -18,6 +18,29 @@ func loadDaemonConfiguration(_ path: String?) throws -> DaemonConfiguration {
     }
 }
 
+/// Where the daemon's config is when no flag names it: `--config`, else
+/// `$TRANSITIOND_CONFIG`, else the system file if it exists, else none
+/// (the embedded default).
+enum DaemonConfigLocation {
+    static let systemFile = "/etc/transitiond/transitiond.toml"
+
+    static func resolve(explicit: String?, environment: [String: String],
+                        exists: (String) -> Bool = fileExists) -> String? {
+        if let explicit { return explicit }
+        if let path = environment["TRANSITIOND_CONFIG"], !path.isEmpty { return path }
+        return exists(systemFile) ? systemFile : nil
+    }
+}
+
+/// The named variables of this process's environment (those that are set).
+func processEnvironment(_ names: [String]) -> [String: String] {
+    var environment: [String: String] = [:]
+    for name in names {
+        if let value = getenv(name) { environment[name] = String(cString: value) }
+    }
+    return environment
+}
+
 /// The engine part of `--config FILE` (or the default).
 func loadConfiguration(_ path: String?) throws -> EngineConfiguration {
     try loadDaemonConfiguration(path).engine

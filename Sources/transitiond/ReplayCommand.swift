@@ -97,7 +97,7 @@ struct ReplayCommand: ParsableCommand {
                 options.startAfterClients = waitClients
                 let prepared = session
                 let speed = self.speed ?? 1
-                try ServerRunner.run(options: options, logger: logger, stopWhenInputEnds: !hold) { [fast] loop -> EngineHost in
+                try ServerRunner.run(options: options, logger: logger, stopWhenInputEnds: !hold, inputStatus: "replay") { [fast] loop, _ -> EngineHost in
                     fast ? ReplayHost(loop: loop, session: prepared, clock: ManualClock())
                          : ReplayHost(loop: loop, session: prepared, clock: MonotonicClock(), speed: speed)
                 }

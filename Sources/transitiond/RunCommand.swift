@@ -5,6 +5,9 @@ import ArgumentParser
 import EvdevInput
 import LiveInput
 import TransitionEngine
+import ServiceManager
+import TransitionServer
+import Logging
 
 /// `transitiond run`: the daemon. Reads a touchscreen with libevdev and
 /// serves its transitions on the socket until SIGINT/SIGTERM; waits for
@@ -25,13 +28,21 @@ struct RunCommand: ParsableCommand {
         right for a kiosk whose UI only follows transitiond, wrong when the \
         UI also needs the raw touches. Stops on SIGINT/SIGTERM, cancelling \
         what is in flight (reason "shutdown").
+
+        The config is --config, else $TRANSITIOND_CONFIG, else \
+        /etc/transitiond/transitiond.toml if it exists, else the embedded \
+        default; the device is --device, else the config's [input] device. \
+        Under systemd: a listening socket passed by socket activation \
+        (LISTEN_FDS) is served instead of binding one and is never removed; \
+        READY=1, STATUS=, WATCHDOG=1 and STOPPING=1 go to $NOTIFY_SOCKET; \
+        with $JOURNAL_STREAM the log is in the journal's form.
         """
     )
 
-    @Option(help: ArgumentHelp("The touchscreen: auto, /dev/input/eventN, or a by-id/by-path link.", valueName: "PATH|auto"))
-    var device = "auto"
+    @Option(help: ArgumentHelp("The touchscreen: auto, /dev/input/eventN, or a by-id/by-path link (default: the config's [input] device, auto).", valueName: "PATH|auto"))
+    var device: String?
 
-    @Option(help: ArgumentHelp("A TOML config file (default: the embedded one).", valueName: "FILE"))
+    @Option(help: ArgumentHelp("A TOML config file (default: $TRANSITIOND_CONFIG, else /etc/transitiond/transitiond.toml if present, else the embedded one).", valueName: "FILE"))
     var config: String?
 
     @Option(help: ArgumentHelp("The Unix socket to serve (see docs/protocol.md).", valueName: "PATH"))
@@ -51,23 +62,55 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let daemon = try loadDaemonConfiguration(config)
-            let selector = DeviceSelector(argument: device)
-            try checkExplicitDevice(selector)
             let logger = ServerRunner.logger(verbose: verbose)
+            let configPath = DaemonConfigLocation.resolve(explicit: config, environment: processEnvironment(["TRANSITIOND_CONFIG"]))
+            let daemon = try loadDaemonConfiguration(configPath)
+            logger.info("config: \(configPath ?? "the embedded default")")
+            let selector = DeviceSelector(argument: device ?? daemon.input.device)
+            try checkExplicitDevice(selector)
             var options = serverOptions(daemon.server, socket: socket, logger: logger)
             options.stampSent = stampSent
+            try adoptActivatedSocket(into: &options, logger: logger)
             let source: EvdevSource
             do {
                 source = try EvdevSource(options: .init(selector: selector, root: inputRoot, grab: grab))
             } catch let error as DeviceOpenError {
                 throw Failure(.unavailable, "cannot set up the input thread: \(error.message)")
             }
-            logger.info("input: --device \(selector)\(grab ? " with --grab" : "")")
-            try ServerRunner.run(options: options, logger: logger, stopWhenInputEnds: false) { loop in
-                DeviceHost(loop: loop, configuration: daemon.engine, source: source, logger: logger, trace: verbose)
+            logger.info("input: \(device != nil ? "--device" : "device") \(selector)\(grab ? " with --grab" : "")")
+            try ServerRunner.run(options: options, logger: logger, stopWhenInputEnds: false, inputStatus: nil) { loop, service in
+                let host = DeviceHost(loop: loop, configuration: daemon.engine, source: source, logger: logger, trace: verbose)
+                host.statusChanged = { service.inputChanged($0) }
+                return host
             }
         }
+    }
+
+    /// A listening socket passed by the service manager replaces the one
+    /// the daemon would bind: the one named `transitiond.socket` (the
+    /// socket unit's name) or the only Unix stream socket passed.
+    private func adoptActivatedSocket(into options: inout ServerOptions, logger: Logger) throws {
+        let activation: SocketActivation?
+        do {
+            activation = try SocketActivation.adopt()
+        } catch {
+            throw Failure(.usage, "socket activation: \(error)")
+        }
+        guard let activation else { return }
+        let listener: SocketActivation.Socket?
+        do {
+            listener = try activation.unixListener(named: "transitiond.socket")
+        } catch {
+            throw Failure(.usage, "socket activation: \(error)")
+        }
+        guard let listener else {
+            logger.warning("socket activation passed no descriptor; binding \(options.socketPath)")
+            return
+        }
+        options.inheritedListener = listener.descriptor
+        let bound = SocketActivation.boundPath(listener.descriptor)
+        if !bound.isEmpty { options.socketPath = bound }
+        logger.info("socket activation: serving descriptor \(listener.descriptor) (\(listener.name)) at \(bound.isEmpty ? "an unnamed address" : bound)")
     }
 
     /// A `--device PATH` that exists now must be one the engine can use

@@ -7,14 +7,18 @@ import Synchronization
 import NIOCore
 import NIOPosix
 import TransitionServer
+import ServiceManager
 
 /// Runs the socket server until SIGINT/SIGTERM (or, for a replay, until the
 /// replay has ended): one event-loop thread for the engine host, the
 /// encoding and every client.
 enum ServerRunner {
-    /// Sets up logging to stderr once.
+    /// Sets up logging to stderr once: for the journal (a `<N>` priority,
+    /// no timestamp) when `$JOURNAL_STREAM` says stderr goes there.
     static func logger(verbose: Bool) -> Logger {
+        let journal = JournalLogHandler.stderrIsJournal(getenv("JOURNAL_STREAM").map { String(cString: $0) })
         LoggingSystem.bootstrap { label in
+            if journal { return JournalLogHandler(label: label, logLevel: verbose ? .debug : .info) }
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = verbose ? .debug : .info
             return handler
@@ -22,15 +26,18 @@ enum ServerRunner {
         return Logger(label: "transitiond")
     }
 
-    static func run(options: ServerOptions, logger: Logger, stopWhenInputEnds: Bool,
-                    host makeHost: (EventLoop) -> EngineHost) throws {
+    /// `inputStatus`: the input's status when it is known from the start (a
+    /// replay), else nil and the host reports it through the service link.
+    static func run(options: ServerOptions, logger: Logger, stopWhenInputEnds: Bool, inputStatus: String?,
+                    host makeHost: (EventLoop, ServiceLink) -> EngineHost) throws {
         raiseFileLimit(logger: logger)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { try? group.syncShutdownGracefully() }
         let loop = group.next()
         var options = options
         options.closeWhenInputEnds = stopWhenInputEnds
-        let server = TransitionServer(loop: loop, options: options, host: makeHost(loop), logger: logger)
+        let service = ServiceLink(loop: loop, input: inputStatus, logger: logger)
+        let server = TransitionServer(loop: loop, options: options, host: makeHost(loop, service), logger: logger)
         // What a service manager or a terminal sends: SIGINT and SIGTERM
         // stop the daemon cleanly; SIGHUP (a reload request, or a closed
         // terminal) is said in the log and the daemon keeps serving with the
@@ -49,6 +56,7 @@ enum ServerRunner {
                     return
                 }
                 logger.info("signal \(number): shutting down")
+                server.loop.execute { service.shuttingDown() }
                 _ = server.shutdown()
             }
         } catch {
@@ -65,6 +73,8 @@ enum ServerRunner {
         } catch {
             throw Failure(.unavailable, "\(options.socketPath): cannot listen: \(error)")
         }
+        try? server.loop.submit { service.listening(server) }.wait()
+        server.closed.futureResult.whenComplete { _ in service.shuttingDown() }
         try server.closed.futureResult.wait()
     }
 

@@ -15,10 +15,23 @@ public final class DaemonProcess: @unchecked Sendable {
     private let output: PipeReader
     private let errors: PipeReader
 
-    public init(_ arguments: [String], socket: String? = nil) throws {
+    /// `environment`: variables set on top of this process's (nil: none).
+    /// `launcher`: a program that runs the binary (`systemd-socket-activate
+    /// -l PATH`): it is started with its arguments, then the binary's path,
+    /// then `arguments`.
+    public init(_ arguments: [String], socket: String? = nil, environment: [String: String]? = nil,
+                launcher: [String]? = nil) throws {
         self.socket = socket
-        process.executableURL = URL(fileURLWithPath: ProjectPaths.binary)
-        process.arguments = arguments
+        if let launcher, let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = Array(launcher.dropFirst()) + [ProjectPaths.binary] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: ProjectPaths.binary)
+            process.arguments = arguments
+        }
+        if let environment {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.currentDirectoryURL = ProjectPaths.root
         process.standardInput = FileHandle.nullDevice
         let out = Pipe(), err = Pipe()

@@ -406,6 +406,17 @@ struct ServerStateMachineTests {
         #expect(s.last == ["remove-socket-file", "closed"])
     }
 
+    @Test func aSocketPassedByTheServiceManagerIsNeverRemoved() {
+        var s = Script(.init(transitions: ["back"], ownsSocketFile: false))
+        let a = s.connect()
+        s.run { $0.shutdownRequested(into: &$1) }
+        s.run { $0.inputStopped([], into: &$1) }
+        s.gone(a)
+        s.run { $0.acceptorStopped(into: &$1) }
+        #expect(s.last == ["closed"])
+        #expect(s.machine.phase == .closed)
+    }
+
     @Test func theEndOfAReplayClosesOnlyWhenAsked() {
         var held = Script()
         held.run { $0.inputFinished(into: &$1) }

@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import NIOCore
+import ServiceManager
+import TransitionServer
+
+/// The daemon's side of the service manager's protocol, on the server's
+/// event loop: `READY=1` once the socket listens and the input is known,
+/// `STATUS=` as the input and the client count change, `WATCHDOG=1` from
+/// the loop at half the watchdog interval (a stuck loop stops it, and the
+/// manager restarts the daemon), `STOPPING=1` on shutdown. Without
+/// `$NOTIFY_SOCKET` it sends nothing and sets no timer.
+final class ServiceLink: Sendable {
+    private let loop: EventLoop
+    private let notifier: ServiceNotifier?
+    private let logger: Logger
+    private let readiness: NIOLoopBoundBox<ServiceReadiness>
+    private let timers: NIOLoopBoundBox<[RepeatedTask]>
+
+    /// `input`: the input's status when it is known from the start (a
+    /// replay); nil to wait for `inputChanged`.
+    init(loop: EventLoop, input: String?, logger: Logger,
+         notifier: ServiceNotifier? = ServiceNotifier.fromProcessEnvironment()) {
+        self.loop = loop
+        self.notifier = notifier
+        self.logger = logger
+        self.readiness = .makeBoxSendingValue(ServiceReadiness(input: input), eventLoop: loop)
+        self.timers = .makeBoxSendingValue([], eventLoop: loop)
+    }
+
+    /// The server listens (call on its loop); starts the timers.
+    func listening(_ server: TransitionServer) {
+        send(readiness.value.listening(on: server.options.socketPath))
+        guard notifier != nil else { return }
+        if let interval = ServiceWatchdog.keepAliveInterval() {
+            logger.info("watchdog: keep-alive every \(Double(interval) / 1e9) s")
+            send("WATCHDOG=1")
+            timers.value.append(loop.scheduleRepeatedTask(initialDelay: .nanoseconds(interval), delay: .nanoseconds(interval)) { [self] _ in
+                send("WATCHDOG=1")
+            })
+        }
+        timers.value.append(loop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { [self] _ in
+            send(readiness.value.clientCount(server.clientCount))
+        })
+    }
+
+    /// The input's status changed (on the loop).
+    func inputChanged(_ text: String) {
+        send(readiness.value.inputChanged(text))
+    }
+
+    /// Shutting down (on the loop): `STOPPING=1`, and the timers end.
+    func shuttingDown() {
+        send(readiness.value.shuttingDown())
+        timers.value.forEach { $0.cancel() }
+        timers.value.removeAll()
+    }
+
+    private func send(_ message: String?) {
+        guard let message, let notifier else { return }
+        if !notifier.notify(message) {
+            logger.debug("could not notify the service manager at \(notifier.address): \(String(cString: strerror(errno)))")
+        }
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import TestSupport
+import Testing
+
+/// `transitiond run` under a service manager's protocols, with real parts:
+/// `systemd-socket-activate` passing the listening socket, a datagram
+/// socket bound by the test as `$NOTIFY_SOCKET`, and stderr as the
+/// journal's stream. No device: `--input-root` is an empty folder, so the
+/// daemon serves and waits for a touchscreen.
+@Suite(.serialized) struct ServiceManagerIntegrationTests {
+    // MARK: Socket activation
+
+    @Test func aClientThatConnectsBeforeTheDaemonRunsGetsHelloAndTheSocketOutlivesIt() throws {
+        let socket = temporarySocketPath("activated")
+        let inputs = TemporaryDirectory(prefix: "inputs")
+        defer { inputs.remove() }
+        let daemon = try DaemonProcess(["run", "--input-root", inputs.path], socket: socket,
+                                       launcher: ["/usr/bin/systemd-socket-activate", "-l", socket,
+                                                  "--fdname=transitiond.socket"])
+        // systemd-socket-activate binds and listens; the daemon runs only
+        // once a connection is pending.
+        #expect(waitUntil(timeout: 20) { isSocket(socket) }, "the launcher listens: \(daemon.stderr)")
+        #expect(!daemon.stderr.contains("serving"), "the daemon is not running yet")
+        let client = try LineClient(path: socket)
+        let hello = client.readLine(timeout: 30)
+        #expect(hello.map(typeOf) == "hello", "the first client is served: \(daemon.stderr)")
+        #expect(daemon.stderr.contains("socket activation: serving descriptor 3 (transitiond.socket) at \(socket)"))
+        try client.send("{\"cmd\":\"ping\"}\n")
+        #expect(client.readUntil { typeOf($0) == "pong" }.last.map(typeOf) == "pong")
+        client.close()
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0, "\(daemon.stderr)")
+        #expect(isSocket(socket), "the passed socket's file is left where it was")
+        #expect(daemon.stderr.contains("stays with the service manager"))
+    }
+
+    @Test func passedVariablesForAnotherProcessAreIgnored() throws {
+        let socket = temporarySocketPath("own")
+        let inputs = TemporaryDirectory(prefix: "inputs")
+        defer { inputs.remove() }
+        let daemon = try DaemonProcess(["run", "--socket", socket, "--input-root", inputs.path], socket: socket,
+                                       environment: ["LISTEN_PID": "1", "LISTEN_FDS": "1"])
+        try daemon.waitUntilListening()
+        let client = try LineClient(path: socket)
+        #expect(client.readLine().map(typeOf) == "hello")
+        client.close()
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        #expect(!isSocket(socket), "its own socket is removed")
+    }
+
+    // MARK: Notify
+
+    @Test func readyAfterTheSocketAcceptsWatchdogAtHalfTheIntervalStoppingOnSigterm() throws {
+        let socket = temporarySocketPath("notified")
+        let notify = try NotifyReceiver(path: temporarySocketPath("notify"))
+        let inputs = TemporaryDirectory(prefix: "inputs")
+        defer { inputs.remove() }
+        let daemon = try DaemonProcess(["run", "--socket", socket, "--input-root", inputs.path], socket: socket,
+                                       environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "1000000"])
+        var messages: [(time: Double, text: String)] = []
+        func next() -> String? {
+            guard let message = notify.receive(timeout: 10) else { return nil }
+            messages.append(message)
+            return message.text
+        }
+        // READY=1: the socket accepts by then.
+        var ready: String?
+        while let text = next() {
+            if text.hasPrefix("READY=1") { ready = text; break }
+        }
+        let status = try #require(ready, "READY=1 arrives: \(daemon.stderr)")
+        #expect(status.contains("STATUS=serving \(socket); input: waiting for a touchscreen; 0 clients"))
+        let client = try LineClient(path: socket, retry: false)
+        #expect(client.readLine().map(typeOf) == "hello")
+        // WATCHDOG=1 every half of WATCHDOG_USEC (0.5 s): never sooner.
+        var watchdogs: [Double] = messages.filter { $0.text == "WATCHDOG=1" }.map(\.time)
+        while watchdogs.count < 4, let text = next() {
+            if text == "WATCHDOG=1" { watchdogs.append(messages.last!.time) }
+        }
+        #expect(watchdogs.count == 4, "\(messages.map(\.text))")
+        for (a, b) in zip(watchdogs, watchdogs.dropFirst()) {
+            #expect(b - a >= 0.45, "WATCHDOG=1 \(b - a) s after the one before")
+        }
+        #expect(messages.contains { $0.text.contains("1 client") }, "STATUS follows the clients: \(messages.map(\.text))")
+        client.close()
+        daemon.signal(SIGTERM)
+        var stopping = false
+        while let text = next() {
+            if text.hasPrefix("STOPPING=1") { stopping = true; break }
+        }
+        #expect(stopping, "STOPPING=1 on SIGTERM: \(messages.map(\.text))")
+        #expect(daemon.waitForExit() == 0)
+        #expect(!messages.contains { $0.text.hasPrefix("READY=1") && $0.time > messages.first { $0.text.hasPrefix("STOPPING") }!.time })
+    }
+
+    @Test func noWatchdogForAnotherProcess() throws {
+        let socket = temporarySocketPath("notified")
+        let notify = try NotifyReceiver(path: temporarySocketPath("notify"))
+        let inputs = TemporaryDirectory(prefix: "inputs")
+        defer { inputs.remove() }
+        let daemon = try DaemonProcess(["run", "--socket", socket, "--input-root", inputs.path], socket: socket,
+                                       environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000",
+                                                     "WATCHDOG_PID": "1"])
+        let ready = notify.receive(timeout: 20)
+        #expect(ready?.text.hasPrefix("READY=1") == true, "\(daemon.stderr)")
+        // STATUS is refreshed every second; in 1.5 s a watchdog at 0.1 s would send 15.
+        var texts: [String] = []
+        while let message = notify.receive(timeout: 1.5) { texts.append(message.text) }
+        #expect(!texts.contains("WATCHDOG=1"), "\(texts)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
+    // MARK: Config and journal
+
+    @Test func theConfigFromTheEnvironmentAndTheDeviceFromTheConfig() throws {
+        let socket = temporarySocketPath("configured")
+        let inputs = TemporaryDirectory(prefix: "inputs")
+        defer { inputs.remove() }
+        let config = inputs.file("kiosk.toml", """
+            [[transition]]
+            name = "back"
+            gesture = "edge-pan"
+            edge = "left"
+
+            [input]
+            device = "/dev/input/by-id/usb-Kiosk_Panel-event-if00"
+            """)
+        let daemon = try DaemonProcess(["run", "--socket", socket, "--input-root", inputs.path], socket: socket,
+                                       environment: ["TRANSITIOND_CONFIG": config])
+        try daemon.waitUntilListening()
+        let client = try LineClient(path: socket)
+        let hello = try #require(client.readLine())
+        #expect(hello.contains("\"waiting_for\":\"/dev/input/by-id/usb-Kiosk_Panel-event-if00 to appear\""), "\(hello)")
+        #expect(daemon.stderr.contains("config: \(config)"))
+        client.close()
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
+    @Test func journalFormWhenStderrIsTheJournalsStream() throws {
+        let socket = temporarySocketPath("journal")
+        let inputs = TemporaryDirectory(prefix: "inputs")
+        defer { inputs.remove() }
+        let log = inputs.file("stderr.log")
+        // The shell makes the log file stderr, then says so in JOURNAL_STREAM
+        // (device:inode of that file), as systemd does for a service.
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", "exec 2>\"$1\"; JOURNAL_STREAM=$(stat -c %d:%i \"$1\") exec \"$2\" run --socket \"$3\" --input-root \"$4\"",
+                           "sh", log, ProjectPaths.binary, socket, inputs.path]
+        shell.standardInput = FileHandle.nullDevice
+        try shell.run()
+        defer { if shell.isRunning { kill(shell.processIdentifier, SIGKILL) } }
+        let text = { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        #expect(waitUntil(timeout: 20) { text().contains("serving \(socket)") }, "\(text())")
+        kill(shell.processIdentifier, SIGTERM)
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0)
+        let lines = text().split(separator: "\n").map(String.init)
+        #expect(lines.contains("<6>serving \(socket) (mode 660)"), "\(lines)")
+        #expect(lines.allSatisfy { $0.hasPrefix("<") && $0.dropFirst().first.map(\.isNumber) == true }, "\(lines)")
+        #expect(!text().contains("T0") && !text().contains("+0000"), "no timestamp of its own: \(lines)")
+    }
+}
+
+// MARK: Helpers
+
+private func isSocket(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFSOCK
+}
+
+/// The test's `$NOTIFY_SOCKET`: a datagram socket bound at a path; each
+/// message with the time it was read (monotonic seconds).
+private final class NotifyReceiver {
+    let path: String
+    private let fd: CInt
+
+    init(path: String) throws {
+        self.path = path
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0 else { throw HarnessError("cannot bind \(path): \(String(cString: strerror(errno)))") }
+    }
+
+    deinit {
+        close(fd)
+        unlink(path)
+    }
+
+    func receive(timeout: Double) -> (time: Double, text: String)? {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, Int32(timeout * 1000)) == 1 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = recv(fd, &buffer, buffer.count, 0)
+        guard n >= 0 else { return nil }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return (Double(now.tv_sec) + Double(now.tv_nsec) / 1e9, String(decoding: buffer[..<n], as: UTF8.self))
+    }
+}
