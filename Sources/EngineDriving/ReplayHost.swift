@@ -39,6 +39,13 @@ public final class ReplayHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
 
     public var configuration: EngineConfiguration { session.engine.configuration }
     public var lastSeq: UInt64 { session.engine.seq }
+    public var liveTransitionCount: Int { session.engine.liveCount }
+    public func streamIndex(of i: Int) -> Int { session.engine.streamIndex(of: i) }
+    public func reload(_ configuration: EngineConfiguration) -> [Int?] {
+        let moved = session.reload(configuration)
+        schedule()
+        return moved
+    }
 
     public func snapshot() -> [TransitionEngine.Snapshot] { session.engine.activeSnapshot() }
 

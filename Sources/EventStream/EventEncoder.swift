@@ -19,8 +19,13 @@ public struct EventEncoder: Sendable {
     /// `"PROPERTY":` pre-encoded per transition and track.
     private let trackKeys: [[[UInt8]]]
 
-    public init(configuration: EngineConfiguration) {
+    /// How many of the transitions `hello` lists (the current config's;
+    /// the rest are an earlier config's still in flight).
+    public let listed: Int
+
+    public init(configuration: EngineConfiguration, listed: Int? = nil) {
         self.configuration = configuration
+        self.listed = min(listed ?? configuration.transitions.count, configuration.transitions.count)
         var prefixes: [[[UInt8]]] = []
         var keys: [[[UInt8]]] = []
         for spec in configuration.transitions {
@@ -101,7 +106,7 @@ public struct EventEncoder: Sendable {
         w.raw(",\"version\":")
         w.string(TransitiondVersion.current)
         w.raw(",\"transitions\":[")
-        for (i, spec) in configuration.transitions.enumerated() {
+        for (i, spec) in configuration.transitions.prefix(listed).enumerated() {
             if i > 0 { w.raw(",") }
             w.raw("{\"name\":")
             w.string(spec.name)

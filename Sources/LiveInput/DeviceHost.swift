@@ -83,6 +83,14 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
 
     public var configuration: EngineConfiguration { engine.configuration }
     public var lastSeq: UInt64 { engine.seq }
+    public var liveTransitionCount: Int { engine.liveCount }
+    public func streamIndex(of i: Int) -> Int { engine.streamIndex(of: i) }
+
+    public func reload(_ configuration: EngineConfiguration) -> [Int?] {
+        let moved = engine.reload(configuration)
+        scheduleTick()
+        return moved
+    }
 
     public func snapshot() -> [TransitionEngine.Snapshot] { engine.activeSnapshot() }
 

@@ -64,6 +64,12 @@ public struct ReplaySession: Sendable {
         startInput()
     }
 
+    /// Replaces the engine's config for new gestures (`TransitionEngine.reload`).
+    @discardableResult
+    public mutating func reload(_ configuration: EngineConfiguration) -> [Int?] {
+        engine.reload(configuration)
+    }
+
     private mutating func startInput() {
         var a = assemblers[inputIndex]
         let first = inputs[inputIndex].events.first?.time ?? 0

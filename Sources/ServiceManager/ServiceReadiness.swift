@@ -43,6 +43,21 @@ public struct ServiceReadiness: Sendable, Equatable {
         return update()
     }
 
+    /// A reload begins (`RELOADING=1` with the time it began, as systemd
+    /// 253's `Type=notify-reload` wants; 252 takes it too). Nothing before
+    /// `READY=1` or after `STOPPING=1`.
+    public mutating func reloading(monotonicMicroseconds: UInt64) -> String? {
+        guard ready, !stopping else { return nil }
+        return "RELOADING=1\nMONOTONIC_USEC=\(monotonicMicroseconds)"
+    }
+
+    /// The reload is over (whether the config was taken or not): ready again.
+    public mutating func reloadDone() -> String? {
+        guard ready, !stopping else { return nil }
+        lastStatus = status
+        return "READY=1\nSTATUS=\(lastStatus)"
+    }
+
     /// The daemon is shutting down.
     public mutating func shuttingDown() -> String? {
         guard !stopping else { return nil }

@@ -4,8 +4,14 @@
 /// buffer, so the hot path allocates nothing per frame). Pure: no I/O, no
 /// clock; the caller says what time it is.
 public struct TransitionEngine: Sendable {
-    public let configuration: EngineConfiguration
+    /// Every transition the engine runs, by index: the current config's
+    /// (`0..<liveCount`), then, after a `reload`, those of an earlier config
+    /// still in flight ("retiring": they finish under the config they began
+    /// with, take no new touches, and are dropped once all are idle).
+    public private(set) var configuration: EngineConfiguration
     public private(set) var machines: [TransitionMachine]
+    /// How many of `machines` belong to the current config.
+    public private(set) var liveCount: Int
     /// The seq of the last event emitted (0 before the first).
     public private(set) var seq: UInt64 = 0
     /// Contacts owned by a transition; they stay claimed until lifted, even
@@ -24,6 +30,7 @@ public struct TransitionEngine: Sendable {
         self.machines = configuration.transitions.map {
             TransitionMachine(spec: $0, frameRate: configuration.frameRate)
         }
+        self.liveCount = configuration.transitions.count
         free.reserveCapacity(16)
         claimed.reserveCapacity(16)
     }
@@ -46,6 +53,7 @@ public struct TransitionEngine: Sendable {
         free.clearKeepingCapacity()
         for c in frame.contacts where !claimed.contains(c.id) { free.append(c) }
         for i in machines.indices where !machines[i].isInteracting {
+            if machines.count > liveCount && !takesNewTouches(i) { continue }
             let action = machines[i].handleFrame(frame, free: free)
             if case .began(_, let ids) = action {
                 claimed.append(contentsOf: ids)
@@ -53,6 +61,7 @@ public struct TransitionEngine: Sendable {
             }
             perform(action, transition: i, time: frame.time, into: &events)
         }
+        dropRetiredIfIdle()
     }
 
     /// The first frame after the device's state was rebuilt (a resync after
@@ -100,6 +109,7 @@ public struct TransitionEngine: Sendable {
             let action = machines[pick].handleAnimationTick()
             perform(action, transition: pick, time: pickTime, into: &events)
         }
+        dropRetiredIfIdle()
     }
 
     /// Ends every interaction with a cancel for `reason` (device lost, end of
@@ -143,6 +153,10 @@ public struct TransitionEngine: Sendable {
             return .refused(code: .unknownTransition, message: "no transition number \(i)")
         }
         advance(to: time, into: &events)
+        // A command for a transition goes to its earlier config's one while
+        // that is still in flight (a drive begun before a reload is released
+        // by the same name).
+        let i = retiring(sameNameAs: i) ?? i
         let t = max(time, now)
         now = t
         let action: TransitionMachine.Action
@@ -158,7 +172,69 @@ public struct TransitionEngine: Sendable {
         }
         if case .refused(let code, let message) = action { return .refused(code: code, message: message) }
         perform(action, transition: i, time: t, into: &events)
+        dropRetiredIfIdle()
         return .done
+    }
+
+    // MARK: Reload
+
+    /// Replaces the config for new gestures: the current transitions that
+    /// are idle are replaced by `configuration`'s; those in flight keep
+    /// running under the config they began with (appended after the new
+    /// ones, see `configuration`) and a new transition of the same name
+    /// waits for them to end. Touches already claimed stay claimed. Returns,
+    /// for each old index, its new index (a transition in flight), or nil
+    /// (idle: replaced).
+    @discardableResult
+    public mutating func reload(_ newConfiguration: EngineConfiguration) -> [Int?] {
+        var specs = newConfiguration.transitions
+        var kept = newConfiguration.transitions.map { TransitionMachine(spec: $0, frameRate: newConfiguration.frameRate) }
+        var moved: [Int?] = []
+        for (i, machine) in machines.enumerated() {
+            if case .idle = machine.state {
+                moved.append(nil)
+            } else {
+                moved.append(kept.count)
+                kept.append(machine)
+                specs.append(configuration.transitions[i])
+            }
+        }
+        machines = kept
+        liveCount = newConfiguration.transitions.count
+        configuration = EngineConfiguration(frameRate: newConfiguration.frameRate, transitions: specs)
+        trace?("reloaded: \(liveCount) transitions, \(machines.count - liveCount) of the earlier config still in flight")
+        return moved
+    }
+
+    /// The index a transition's events are known by to clients that chose
+    /// transitions by name: for one of an earlier config still in flight,
+    /// the current transition of the same name (if there is one).
+    public func streamIndex(of i: Int) -> Int {
+        guard i >= liveCount, i < machines.count else { return i }
+        let name = machines[i].spec.name
+        return machines[..<liveCount].firstIndex { $0.spec.name == name } ?? i
+    }
+
+    /// The earlier config's transition in flight with the same name as the
+    /// current transition `i`.
+    private func retiring(sameNameAs i: Int) -> Int? {
+        guard machines.count > liveCount, i < liveCount else { return nil }
+        let name = machines[i].spec.name
+        return (liveCount..<machines.count).first { machines[$0].spec.name == name && !machines[$0].isIdle }
+    }
+
+    /// Whether transition `i` may begin (or catch) a gesture: a current one
+    /// whose earlier namesake is not still in flight.
+    private func takesNewTouches(_ i: Int) -> Bool {
+        i < liveCount && retiring(sameNameAs: i) == nil
+    }
+
+    /// Once every transition of earlier configs is idle, they are dropped.
+    private mutating func dropRetiredIfIdle() {
+        guard machines.count > liveCount,
+              machines[liveCount...].allSatisfy({ $0.isIdle }) else { return }
+        machines.removeSubrange(liveCount...)
+        configuration.transitions.removeSubrange(liveCount...)
     }
 
     /// Shutdown: every transition in flight ends with a cancel (reason

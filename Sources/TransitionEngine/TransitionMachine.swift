@@ -70,6 +70,12 @@ public struct TransitionMachine: Sendable {
         return nil
     }
 
+    /// True when neither interacting nor animating.
+    public var isIdle: Bool {
+        if case .idle = state { return true }
+        return false
+    }
+
     /// True while a gesture drives the transition.
     public var isInteracting: Bool {
         if case .interacting = state { return true }

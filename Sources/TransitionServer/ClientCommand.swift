@@ -10,6 +10,8 @@ public enum ClientCommand: Sendable, Equatable {
     case drive(transition: String, progress: Double)
     case release(transition: String, velocity: Double?)
     case cancel(transition: String)
+    /// Re-read the config (as SIGHUP does).
+    case reload
 
     /// The command's name, as in `{"cmd":NAME}`.
     public var name: String {
@@ -21,6 +23,7 @@ public enum ClientCommand: Sendable, Equatable {
         case .drive: return "drive"
         case .release: return "release"
         case .cancel: return "cancel"
+        case .reload: return "reload"
         }
     }
 
@@ -28,7 +31,7 @@ public enum ClientCommand: Sendable, Equatable {
     public var changesState: Bool {
         switch self {
         case .subscribe, .ping, .state: return false
-        case .run, .drive, .release, .cancel: return true
+        case .run, .drive, .release, .cancel, .reload: return true
         }
     }
 }
@@ -105,6 +108,8 @@ public enum CommandDecoder {
             return .success((.ping, id))
         case "state":
             return .success((.state, id))
+        case "reload":
+            return .success((.reload, id))
         case "subscribe":
             guard let field = value["transitions"] else { return .success((.subscribe(transitions: []), id)) }
             if case .null = field { return .success((.subscribe(transitions: []), id)) }
@@ -159,7 +164,7 @@ public enum CommandDecoder {
             }
         default:
             _ = transition()
-            return fail(.unknownCommand, "unknown command '\(name)' (known: subscribe, ping, state, run, drive, release, cancel)")
+            return fail(.unknownCommand, "unknown command '\(name)' (known: subscribe, ping, state, run, drive, release, cancel, reload)")
         }
     }
 }

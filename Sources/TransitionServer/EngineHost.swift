@@ -20,4 +20,14 @@ public protocol EngineHost: AnyObject {
                  into events: inout [TransitionEvent]) -> TransitionEngine.CommandOutcome
     /// Ends everything in flight (reason `shutdown`) and stops feeding.
     func shutdown(into events: inout [TransitionEvent])
+    /// Replaces the config for new gestures; transitions in flight finish
+    /// under theirs (`TransitionEngine.reload`). `configuration` then lists
+    /// the new transitions first (`liveTransitionCount` of them), then those
+    /// of the earlier config still in flight.
+    /// Returns, for each old index, its new one (in flight) or nil.
+    func reload(_ configuration: EngineConfiguration) -> [Int?]
+    /// How many of `configuration.transitions` are the current config's.
+    var liveTransitionCount: Int { get }
+    /// The index clients know transition `i`'s events by (`TransitionEngine.streamIndex`).
+    func streamIndex(of i: Int) -> Int
 }

@@ -16,6 +16,8 @@ public enum ErrorCode: String, Sendable, Equatable {
     case lineTooLong = "line-too-long"
     case tooManyClients = "too-many-clients"
     case backlog
+    /// A `reload` found the config unusable; the old one stays.
+    case badConfig = "bad-config"
 
     /// The engine's refusal of a command, as the client is told.
     public init(_ refusal: CommandRefusal) {

@@ -1,3 +1,5 @@
+import TransitionEngine
+
 /// How the socket server runs: where its socket is, who may connect and
 /// change state, and its limits (design "Socket"; the config's `[server]`).
 public struct ServerOptions: Sendable, Equatable {
@@ -44,3 +46,25 @@ public struct ServerOptions: Sendable, Equatable {
         self.inheritedListener = inheritedListener
     }
 }
+
+/// A config re-read for a reload: the engine's transitions and the server's
+/// options (of which the limits and access apply at once; the socket's
+/// path and mode at the next start).
+public struct ReloadedConfiguration: Sendable {
+    public var engine: EngineConfiguration
+    public var options: ServerOptions
+
+    public init(engine: EngineConfiguration, options: ServerOptions) {
+        self.engine = engine
+        self.options = options
+    }
+}
+
+/// Why a reload could not use the config: `FILE:LINE: key 'x': …`.
+public struct ConfigReadFailure: Error, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+}
+
+/// Re-reads the config for a reload, on the server's loop.
+public typealias ConfigReader = () -> Result<ReloadedConfiguration, ConfigReadFailure>

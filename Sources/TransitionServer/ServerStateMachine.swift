@@ -168,7 +168,7 @@ public struct ServerStateMachine: Sendable {
         func wants(_ transition: Int) -> Bool { filter?.contains(transition) ?? true }
     }
 
-    public let settings: Settings
+    public private(set) var settings: Settings
     public private(set) var phase: Phase = .starting
     /// Clients by rising id (arrival order).
     private var clients: [Client] = []
@@ -222,6 +222,9 @@ public struct ServerStateMachine: Sendable {
         case close(ClientID)
         /// Carry out an engine command; report with `commandCompleted`.
         case perform(EngineRequest)
+        /// Re-read the config and report with `reloaded` or `reloadFailed`
+        /// (asked by a client, or by SIGHUP when nil).
+        case reload(ClientID?, RequestID?)
         /// Encode the engine's snapshot as a `state` line (with the id) and
         /// hand it back with `reply`.
         case sendState(ClientID, RequestID?)
@@ -512,7 +515,7 @@ public struct ServerStateMachine: Sendable {
             drivers[transition] = nil
             switch phase {
             case .waitingForClients, .serving:
-                actions.append(.log(.info, "\(client.label) went away while driving \(settings.transitions[transition]): cancelling it"))
+                actions.append(.log(.info, "\(client.label) went away while driving \(transitionName(transition)): cancelling it"))
                 actions.append(.perform(EngineRequest(client: nil, command: .driverLost, transition: transition,
                                                       name: "cancel", id: nil)))
             case .starting, .shuttingDown, .closed:
@@ -520,6 +523,89 @@ public struct ServerStateMachine: Sendable {
             }
         }
         closeIfDone(into: &actions)
+    }
+
+    // MARK: Reload
+
+    /// SIGHUP: re-read the config (while accepting; ignored when shutting down).
+    public mutating func reloadRequested(into actions: inout [Action]) {
+        switch phase {
+        case .waitingForClients, .serving:
+            actions.append(.reload(nil, nil))
+        case .starting, .shuttingDown, .closed:
+            actions.append(.log(.notice, "reload ignored while \(phase.rawValue)"))
+        }
+    }
+
+    /// What a reload changes for the server: the transitions' names (by
+    /// their new index), and the limits and access that apply from now on.
+    public struct Reloaded: Sendable {
+        public var transitions: [String]
+        /// For each old engine index, its new one (a transition in flight)
+        /// or nil (`TransitionEngine.reload`).
+        public var moved: [Int?]
+        public var maxClients: Int
+        public var backlogLimit: Int
+        public var policy: AccessPolicy
+        /// The new `hello`, for every open client.
+        public var hello: ByteBuffer
+
+        public init(transitions: [String], moved: [Int?], maxClients: Int, backlogLimit: Int,
+                    policy: AccessPolicy, hello: ByteBuffer) {
+            self.transitions = transitions
+            self.moved = moved
+            self.maxClients = maxClients
+            self.backlogLimit = backlogLimit
+            self.policy = policy
+            self.hello = hello
+        }
+    }
+
+    /// The engine runs the new config: every open client gets the new
+    /// `hello` (after what it was sent before), filters and drivers follow
+    /// their transitions by name, and whoever asked gets `ok`.
+    public mutating func reloaded(_ change: Reloaded, by requester: ClientID?, id requestID: RequestID?,
+                                  into actions: inout [Action]) {
+        let oldNames = settings.transitions
+        var newIndex: [String: Int] = [:]
+        for (i, name) in change.transitions.enumerated() where newIndex[name] == nil { newIndex[name] = i }
+        func follow(_ old: Int) -> Int? { old < oldNames.count ? newIndex[oldNames[old]] : nil }
+        var newDrivers: [Int: ClientID] = [:]
+        for (old, client) in drivers {
+            // The transition of the same name (the engine sends its commands
+            // to the one in flight), else the one in flight itself.
+            if let t = follow(old) ?? (old < change.moved.count ? change.moved[old] : nil) { newDrivers[t] = client }
+        }
+        drivers = newDrivers
+        for i in clients.indices {
+            if let filter = clients[i].filter { clients[i].filter = Set(filter.compactMap(follow)) }
+        }
+        names = newIndex
+        settings.transitions = change.transitions
+        settings.maxClients = change.maxClients
+        settings.backlogLimit = change.backlogLimit
+        settings.policy = change.policy
+        for i in clients.indices where clients[i].phase == .open {
+            let mode = clients[i].writeMode
+            deliver(change.hello, essential: true, transition: nil, at: i, into: &actions)
+            if clients[i].writeMode != mode && clients[i].phase == .open { actions.append(.flush(clients[i].id)) }
+        }
+        actions.append(.log(.info, "reloaded the config: \(change.transitions.count) transition\(change.transitions.count == 1 ? "" : "s") (\(change.transitions.joined(separator: ", ")))"))
+        if let requester {
+            reply(requester, ReplyLines.simple("ok", cmd: "reload", id: requestID), into: &actions)
+            actions.append(.flush(requester))
+        }
+    }
+
+    /// The config could not be used: the old one stays; whoever asked gets
+    /// an `error` (`bad-config`) saying where it broke.
+    public mutating func reloadFailed(_ message: String, by requester: ClientID?, id requestID: RequestID?,
+                                      into actions: inout [Action]) {
+        actions.append(.log(.error, "reload: \(message); keeping the config in use"))
+        if let requester {
+            reply(requester, ReplyLines.error(.badConfig, "\(message); the config in use is unchanged", id: requestID), into: &actions)
+            actions.append(.flush(requester))
+        }
     }
 
     // MARK: Commands
@@ -575,6 +661,8 @@ public struct ServerStateMachine: Sendable {
             if let r = request(name, .release(velocity: velocity)) { actions.append(.perform(r)) }
         case .cancel(let name):
             if let r = request(name, .cancel) { actions.append(.perform(r)) }
+        case .reload:
+            actions.append(.reload(id, requestID))
         }
     }
 
@@ -698,6 +786,12 @@ public struct ServerStateMachine: Sendable {
             if m < id { low = mid + 1 } else { high = mid - 1 }
         }
         return nil
+    }
+
+    /// A transition's name for the log (one of an earlier config still in
+    /// flight has no name in the current one).
+    private func transitionName(_ transition: Int) -> String {
+        transition < settings.transitions.count ? settings.transitions[transition] : "transition \(transition) of the earlier config"
     }
 
     private func clientCount(in phase: ClientPhase) -> Int {

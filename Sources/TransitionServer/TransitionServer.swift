@@ -23,7 +23,9 @@ public final class TransitionServer: @unchecked Sendable {
     public let loop: EventLoop
     public let options: ServerOptions
     private let host: EngineHost
-    private let encoder: EventEncoder
+    private var encoder: EventEncoder
+    /// Re-reads the config for a reload (nil: nothing to re-read).
+    private let configReader: ConfigReader?
     let logger: Logger
 
     /// The rules. Touched on the loop only, by `input`.
@@ -46,11 +48,13 @@ public final class TransitionServer: @unchecked Sendable {
     /// Completed when the server has closed everything.
     public let closed: EventLoopPromise<Void>
 
-    public init(loop: EventLoop, options: ServerOptions, host: EngineHost, logger: Logger) {
+    public init(loop: EventLoop, options: ServerOptions, host: EngineHost, logger: Logger,
+                configReader: ConfigReader? = nil) {
         self.loop = loop
         self.options = options
         self.host = host
-        self.encoder = EventEncoder(configuration: host.configuration)
+        self.configReader = configReader
+        self.encoder = EventEncoder(configuration: host.configuration, listed: host.liveTransitionCount)
         self.logger = logger
         self.machine = ServerStateMachine(settings: .init(
             maxClients: options.maxClients, backlogLimit: options.backlogLimit, lineLimit: options.lineLimit,
@@ -87,6 +91,11 @@ public final class TransitionServer: @unchecked Sendable {
     public func shutdown() -> EventLoopFuture<Void> {
         loop.execute { [self] in input { $0.shutdownRequested(into: &$1) } }
         return closed.futureResult
+    }
+
+    /// Re-reads the config (SIGHUP): see `ConfigReader`.
+    public func reload() {
+        loop.execute { [self] in input { $0.reloadRequested(into: &$1) } }
     }
 
     // MARK: Inputs
@@ -198,6 +207,8 @@ public final class TransitionServer: @unchecked Sendable {
             let outcome = host.perform(request.command, transition: request.transition, into: &eventBuffer)
             let lines = eventBuffer.map(encodeLine)
             input { $0.commandCompleted(request, outcome: outcome, events: lines, into: &$1) }
+        case .reload(let client, let requestID):
+            reload(requestedBy: client, id: requestID)
         case .sendState(let id, let requestID):
             writer.reset()
             encoder.hello(type: "state", active: host.snapshot(), seq: host.lastSeq, extra: host.helloExtra, into: writer)
@@ -229,6 +240,33 @@ public final class TransitionServer: @unchecked Sendable {
             closed.succeed(())
         case .log(let level, let message):
             logger.log(level: level, "\(message)")
+        }
+    }
+
+    /// Re-reads the config; a usable one goes to the engine for new
+    /// gestures and to the machine (names, limits, access, a new `hello`).
+    private func reload(requestedBy client: ClientID?, id requestID: RequestID?) {
+        guard let configReader else {
+            input { $0.reloadFailed("there is no config file to re-read", by: client, id: requestID, into: &$1) }
+            return
+        }
+        switch configReader() {
+        case .failure(let failure):
+            input { $0.reloadFailed(failure.message, by: client, id: requestID, into: &$1) }
+        case .success(let config):
+            let moved = host.reload(config.engine)
+            encoder = EventEncoder(configuration: host.configuration, listed: host.liveTransitionCount)
+            if config.options.socketPath != options.socketPath || config.options.socketMode != options.socketMode {
+                logger.notice("reload: the socket's path and mode take effect at the next start")
+            }
+            writer.reset()
+            encoder.hello(active: host.snapshot(), seq: host.lastSeq, extra: host.helloExtra, into: writer)
+            let change = ServerStateMachine.Reloaded(
+                transitions: host.configuration.transitions.prefix(host.liveTransitionCount).map(\.name), moved: moved,
+                maxClients: config.options.maxClients, backlogLimit: config.options.backlogLimit,
+                policy: AccessPolicy(uids: config.options.allowUIDs, gids: config.options.allowGIDs),
+                hello: ReplyLines.buffer(writer))
+            input { $0.reloaded(change, by: client, id: requestID, into: &$1) }
         }
     }
 
@@ -311,7 +349,7 @@ public final class TransitionServer: @unchecked Sendable {
         case .changed, .animating: essential = false
         case .began, .ended, .finished, .cancelled: essential = true
         }
-        return EventLine(bytes: line, transition: event.transition, essential: essential)
+        return EventLine(bytes: line, transition: host.streamIndex(of: event.transition), essential: essential)
     }
 }
 

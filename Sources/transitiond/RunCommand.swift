@@ -78,7 +78,20 @@ struct RunCommand: ParsableCommand {
                 throw Failure(.unavailable, "cannot set up the input thread: \(error.message)")
             }
             logger.info("input: \(device != nil ? "--device" : "device") \(selector)\(grab ? " with --grab" : "")")
-            try ServerRunner.run(options: options, logger: logger, stopWhenInputEnds: false, inputStatus: nil) { loop, service in
+            let startOptions = options
+            let readConfig = { [socket, stampSent] () throws -> ReloadedConfiguration in
+                let reread = try loadDaemonConfiguration(configPath)
+                if device == nil && reread.input.device != daemon.input.device {
+                    logger.notice("reload: [input] device takes effect at the next start")
+                }
+                var options = serverOptions(reread.server, socket: socket, logger: logger)
+                options.stampSent = stampSent
+                options.inheritedListener = startOptions.inheritedListener
+                if startOptions.inheritedListener != nil { options.socketPath = startOptions.socketPath }
+                return ReloadedConfiguration(engine: reread.engine, options: options)
+            }
+            try ServerRunner.run(options: options, logger: logger, stopWhenInputEnds: false, inputStatus: nil,
+                                 readConfig: readConfig) { loop, service in
                 let host = DeviceHost(loop: loop, configuration: daemon.engine, source: source, logger: logger, trace: verbose)
                 host.statusChanged = { service.inputChanged($0) }
                 return host

@@ -28,7 +28,10 @@ enum ServerRunner {
 
     /// `inputStatus`: the input's status when it is known from the start (a
     /// replay), else nil and the host reports it through the service link.
+    /// `readConfig`: re-reads the config for a reload (SIGHUP, the `reload`
+    /// command); nil: the config stays as it started.
     static func run(options: ServerOptions, logger: Logger, stopWhenInputEnds: Bool, inputStatus: String?,
+                    readConfig: (() throws -> ReloadedConfiguration)? = nil,
                     host makeHost: (EventLoop, ServiceLink) -> EngineHost) throws {
         raiseFileLimit(logger: logger)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -37,11 +40,27 @@ enum ServerRunner {
         var options = options
         options.closeWhenInputEnds = stopWhenInputEnds
         let service = ServiceLink(loop: loop, input: inputStatus, logger: logger)
-        let server = TransitionServer(loop: loop, options: options, host: makeHost(loop, service), logger: logger)
+        var reader: ConfigReader? = nil
+        if let readConfig {
+            reader = {
+                service.reloading()
+                defer { service.reloadDone() }
+                do {
+                    return .success(try readConfig())
+                } catch let failure as Failure {
+                    return .failure(ConfigReadFailure(failure.message))
+                } catch {
+                    return .failure(ConfigReadFailure("\(error)"))
+                }
+            }
+        }
+        let server = TransitionServer(loop: loop, options: options, host: makeHost(loop, service), logger: logger,
+                                      configReader: reader)
+        let reloads = readConfig != nil
         // What a service manager or a terminal sends: SIGINT and SIGTERM
-        // stop the daemon cleanly; SIGHUP (a reload request, or a closed
-        // terminal) is said in the log and the daemon keeps serving with the
-        // configuration it started with; SIGPIPE is ignored (a reader that
+        // stop the daemon cleanly; SIGHUP re-reads the config (the daemon;
+        // a replay says so in the log and keeps serving with the one it
+        // started with); SIGPIPE is ignored (a reader that
         // went away — a client, or whoever reads the log on a pipe — is a
         // write error, never the end of the daemon).
         // After the server has closed (and its loop is gone), a late signal
@@ -52,7 +71,12 @@ enum ServerRunner {
             try ProcessSignals.watch { number in
                 guard serving.value.withLock({ $0 }) else { return }
                 if number == SIGHUP {
-                    logger.notice("SIGHUP: reloading the configuration is not supported yet; still serving with the one it started with")
+                    if reloads {
+                        logger.info("SIGHUP: reloading the config")
+                        server.reload()
+                    } else {
+                        logger.notice("SIGHUP: a replay keeps the config it started with")
+                    }
                     return
                 }
                 logger.info("signal \(number): shutting down")

@@ -51,6 +51,17 @@ final class ServiceLink: Sendable {
         send(readiness.value.inputChanged(text))
     }
 
+    /// A reload begins / is over (on the loop): `RELOADING=1` … `READY=1`.
+    func reloading() {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        send(readiness.value.reloading(monotonicMicroseconds: UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000))
+    }
+
+    func reloadDone() {
+        send(readiness.value.reloadDone())
+    }
+
     /// Shutting down (on the loop): `STOPPING=1`, and the timers end.
     func shuttingDown() {
         send(readiness.value.shuttingDown())

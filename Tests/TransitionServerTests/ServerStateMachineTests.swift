@@ -82,6 +82,7 @@ private struct Script {
         case .close(let id): return "close \(id.number)"
         case .perform(let r): return "perform \(r.client.map { "\($0.number)" } ?? "-") \(r.command) on \(r.transition)"
         case .sendState(let id, _): return "state \(id.number)"
+        case .reload(let id, _): return "reload \(id.map { "\($0.number)" } ?? "-")"
         case .startInput: return "start-input"
         case .stopInput: return "stop-input"
         case .stopAccepting: return "stop-accepting"
@@ -415,6 +416,88 @@ struct ServerStateMachineTests {
         s.run { $0.acceptorStopped(into: &$1) }
         #expect(s.last == ["closed"])
         #expect(s.machine.phase == .closed)
+    }
+
+    // MARK: Reload
+
+    private func reloaded(_ transitions: [String], moved: [Int?] = [nil, nil], maxClients: Int = 256,
+                          uids: [UInt32] = []) -> ServerStateMachine.Reloaded {
+        .init(transitions: transitions, moved: moved, maxClients: maxClients, backlogLimit: 1 << 20,
+              policy: AccessPolicy(uids: uids, gids: []), hello: ByteBuffer(string: "H2\n"))
+    }
+
+    @Test func sighupAsksTheExecutorToReloadOnlyWhileServing() {
+        var s = Script()
+        s.run { $0.reloadRequested(into: &$1) }
+        #expect(s.last == ["reload -"])
+        s.run { $0.shutdownRequested(into: &$1) }
+        s.run { $0.reloadRequested(into: &$1) }
+        #expect(s.last.count == 1 && s.last[0].hasPrefix("log-notice reload ignored while shutting-down"))
+    }
+
+    @Test func theReloadCommandIsForAllowedPeersOnly() {
+        var s = Script()
+        let root = s.connect(uid: 0), other = s.connect(uid: 1234)
+        s.say(root, "{\"cmd\":\"reload\",\"id\":7}\n")
+        #expect(s.last.contains("reload 1"))
+        s.say(other, "{\"cmd\":\"reload\"}\n")
+        #expect(!s.last.contains { $0.hasPrefix("reload") })
+        #expect(s.to(other).first?.contains("\"code\":\"forbidden\"") == true)
+    }
+
+    @Test func aReloadGivesEveryClientANewHelloAndTheRequesterOk() {
+        var s = Script()
+        let a = s.connect(), b = s.connect()
+        s.run { $0.reloaded(reloaded(["home", "back", "menu"]), by: a, id: .number(7), into: &$1) }
+        #expect(s.to(a) == ["send ⟨H2⏎⟩", "send ⟨{\"type\":\"ok\",\"cmd\":\"reload\",\"id\":7}⏎⟩", "flush"])
+        #expect(s.to(b) == ["send ⟨H2⏎⟩"])
+        #expect(s.machine.settings.transitions == ["home", "back", "menu"])
+        // Commands find transitions by their new names.
+        s.say(a, "{\"cmd\":\"run\",\"transition\":\"menu\",\"to\":\"finish\"}\n")
+        #expect(s.request?.transition == 2)
+    }
+
+    @Test func filtersAndDriversFollowTheirTransitionsByName() {
+        var s = Script()
+        let a = s.connect(), b = s.connect()
+        s.say(b, "{\"cmd\":\"subscribe\",\"transitions\":[\"home\"]}\n")
+        s.say(a, "{\"cmd\":\"drive\",\"transition\":\"back\",\"progress\":0.5}\n")
+        let drive = s.request!
+        s.run { $0.commandCompleted(drive, outcome: .done, events: [], into: &$1) }
+        #expect(s.machine.driver(of: 0) == a)
+        // "back" moves from 0 to 1, "home" from 1 to 0; back's drive is in flight (kept at 2).
+        s.run { $0.reloaded(reloaded(["home", "back"], moved: [2, nil]), by: nil, id: nil, into: &$1) }
+        #expect(s.machine.driver(of: 1) == a && s.machine.driver(of: 0) == nil)
+        s.events([ev("new-home", 0), ev("back", 1)])
+        #expect(s.to(b) == ["send ⟨new-home⏎⟩"])
+        // A removed transition's driver follows the one in flight.
+        s.run { $0.reloaded(reloaded(["menu"], moved: [nil, 1]), by: nil, id: nil, into: &$1) }
+        #expect(s.machine.driver(of: 1) == a)
+        s.gone(a)
+        #expect(s.request?.command == .driverLost && s.request?.transition == 1)
+    }
+
+    @Test func aBrokenConfigKeepsTheOldOneAndTellsTheRequesterWhere() {
+        var s = Script()
+        let a = s.connect()
+        s.run { $0.reloadFailed("k.toml:3: key 'gesture': expected one of …", by: a, id: .text("r"), into: &$1) }
+        #expect(s.last.first?.hasPrefix("log-error reload: k.toml:3: key 'gesture'") == true)
+        #expect(s.to(a).first?.contains("\"code\":\"bad-config\"") == true)
+        #expect(s.to(a).first?.contains("k.toml:3") == true)
+        #expect(s.to(a).first?.contains("\"id\":\"r\"") == true)
+        #expect(s.machine.settings.transitions == ["back", "home"])
+    }
+
+    @Test func aReloadAppliesTheNewLimitsAndAccess() {
+        var s = Script()
+        let other = s.connect(uid: 1234)
+        s.run { $0.reloaded(reloaded(["back", "home"], maxClients: 1, uids: [1234]), by: nil, id: nil, into: &$1) }
+        s.say(other, "{\"cmd\":\"run\",\"transition\":\"back\",\"to\":\"finish\"}\n")
+        #expect(s.request != nil, "uid 1234 is allowed now")
+        #expect(s.machine.connectionArrived(.unixSocket) == .refuse(nil, full: true) || {
+            if case .refuse(_, full: true) = s.machine.connectionArrived(.unixSocket) { return true }
+            return false
+        }())
     }
 
     @Test func theEndOfAReplayClosesOnlyWhenAsked() {
