@@ -9,6 +9,9 @@ TRANSITIOND_PACKAGES=(
   "/usr/bin/socat:socat"
   "/usr/bin/systemd-socket-activate:systemd"
   "/usr/bin/systemd-analyze:systemd"
+  "/usr/bin/man:man-db"
+  "/usr/bin/lintian:lintian"
+  "/usr/bin/dpkg-deb:dpkg"
   "/usr/include/libevdev-1.0/libevdev/libevdev.h:libevdev-dev"
 )
 

@@ -11,6 +11,8 @@ struct Failure: Error {
         case dataError = 65
         case noInput = 66
         case unavailable = 69
+        /// An internal error: a bug, reported rather than trapped on.
+        case software = 70
         case ioError = 74
     }
 
@@ -31,6 +33,11 @@ extension ParsableCommand {
         } catch let failure as Failure {
             StandardError.write("transitiond: \(failure.message)\n")
             throw ExitCode(failure.code.rawValue)
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            StandardError.write("transitiond: internal error (please report it): \(error)\n")
+            throw ExitCode(Failure.Code.software.rawValue)
         }
     }
 }

@@ -71,7 +71,11 @@ struct ReplayCommand: ParsableCommand {
         if loop < 1 || loop > 1_000_000 { throw ValidationError("--loop must be 1…1000000 (got \(loop))") }
         if recordings.isEmpty { throw ValidationError("give at least one recording") }
         if socket == nil && (waitClients != 0 || hold || stampSent) {
-            throw ValidationError("--wait-clients, --hold and --stamp-sent need --socket")
+            // Named as the user wrote them; --stamp-sent is a benchmark's
+            // hidden flag and is named only to whoever used it.
+            let used = [waitClients != 0 ? "--wait-clients" : nil, hold ? "--hold" : nil, stampSent ? "--stamp-sent" : nil]
+                .compactMap { $0 }
+            throw ValidationError("\(used.joined(separator: " and ")) need\(used.count == 1 ? "s" : "") --socket")
         }
         if waitClients < 0 { throw ValidationError("--wait-clients must be ≥ 0") }
     }
