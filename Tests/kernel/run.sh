@@ -4,7 +4,7 @@
 #
 #   Tests/kernel/run.sh [--checks LIST]
 #
-#   --checks LIST  comma-separated subset of: replay,device-lost,record,flood,latency
+#   --checks LIST  comma-separated subset of: replay,device-lost,record,flood,latency,systemd
 #                  (default: all; the boot check always runs; `none`: only boot)
 #
 # Steps: install missing packages, find a kernel with evdev.ko/uinput.ko and
@@ -327,6 +327,22 @@ guest() {
 
 [ -z "$virtual_checks" ] || guest 1 virtual "$virtual_checks" "$VIRTUAL_LIMIT" "$VIRTUAL_GUEST_LIMIT"
 [ -z "$real_checks" ] || guest 2 real "$real_checks" "$REAL_LIMIT" "$((REAL_LIMIT - 30))"
+
+# The booted-systemd guest: the .deb in a Debian 12 root with systemd as PID 1.
+if [ "$checks" = all ] || [[ ",$checks," == *",systemd,"* ]]; then
+  say "guest 3 (systemd as PID 1, the .deb installed): activation, user, device, reload, restart, watchdog"
+  t0=$(now)
+  status=0
+  "$here/systemd/run.sh" "$transitiond" "$kdir" "$vmlinux" > "$work/results-systemd.txt" 2>&1 || status=$?
+  sed -nE 's/^KERNELTEST (PASS|FAIL) /\1 /p; s/^KERNELTEST INFO /     /p; s/^kernel: /     /p' "$work/results-systemd.txt"
+  p=$(grep -c '^KERNELTEST PASS' "$work/results-systemd.txt" || true)
+  f=$(grep -c '^KERNELTEST FAIL' "$work/results-systemd.txt" || true)
+  if [ "$status" != 0 ] && [ "$f" = 0 ]; then
+    echo "FAIL guest-systemd: exit $status"; tail -n 20 "$work/results-systemd.txt"; f=1
+  fi
+  passed=$((passed + p)); failed=$((failed + f))
+  guest_times="$guest_times, guest systemd $(elapsed "$t0") s"
+fi
 
 say "wall time $(elapsed "$t_start") s: trivial guest ${boot_seconds} s, build ${build_seconds} s, initramfs ${pack_seconds} s${guest_times} (consoles: ${work#"$root"/}/console-*.log)"
 say "$passed passed, $failed failed"

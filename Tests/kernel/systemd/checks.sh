@@ -1,0 +1,142 @@
+#!/bin/sh
+# The checks of the booted-systemd guest (Tests/kernel/systemd/run.sh):
+# systemd is PID 1, the transitiond .deb was installed with dpkg and
+# transitiond.socket is enabled. Each check prints `KERNELTEST PASS|FAIL
+# NAME: what` on the serial console; `KERNELTEST INFO` lines are figures and
+# logs for the note; `KERNELTEST DONE passed=N failed=M` ends, then the
+# guest powers off.
+out=/dev/ttyS0
+passed=0 failed=0
+pass() { echo "KERNELTEST PASS $1: $2" > "$out"; passed=$((passed + 1)); }
+fail() { echo "KERNELTEST FAIL $1: $2" > "$out"; failed=$((failed + 1)); }
+info() { echo "KERNELTEST INFO $*" > "$out"; }
+show() { sed "s/^/KERNELTEST INFO   $1: /" "$2" | tail -n "${3:-25}" > "$out"; }
+finish() {
+  echo "KERNELTEST DONE passed=$passed failed=$failed" > "$out"
+  sync
+  systemctl poweroff --force --force
+}
+SOCK=/run/transitiond/transitiond.sock
+KT=/usr/local/lib/kt
+main_pid() { systemctl show -p MainPID --value transitiond.service; }
+# wait_for SECONDS COMMAND...: until COMMAND succeeds (every 0.2 s).
+wait_for() {
+  limit=$(( $1 * 5 )); shift
+  i=0
+  until "$@" > /dev/null 2>&1; do
+    i=$((i + 1)); [ "$i" -le "$limit" ] || return 1
+    sleep 0.2
+  done
+}
+is_active() { [ "$(systemctl is-active "$1")" = "$2" ]; }
+hellos() { grep -c '"type":"hello"' "$1" 2>/dev/null || echo 0; }
+at_least() { [ "$(hellos "$1")" -ge "$2" ]; }
+pid_changed() { p=$(main_pid); [ "$p" != 0 ] && [ "$p" != "$1" ] && is_active transitiond.service active; }
+
+info "systemd $(systemctl --version | head -n 1 | cut -d' ' -f2), kernel $(uname -r), up $(cut -d' ' -f1 /proc/uptime) s"
+journalctl -f -o cat -u transitiond.service > /tmp/journal.txt 2>&1 &
+
+# 1. Socket activation: the socket listens, the service is not running; a
+# client that connects starts it and gets hello.
+if is_active transitiond.socket active && ! is_active transitiond.service active; then
+  transitiond subscribe --socket "$SOCK" --json --retry-seconds 60 > /tmp/sub.ndjson 2> /tmp/sub.err &
+  if wait_for 30 at_least /tmp/sub.ndjson 1 && is_active transitiond.service active; then
+    pass activation "a client connected to the socket before the daemon ran; systemd started it and the client got hello"
+  else
+    fail activation "no hello, or the service is $(systemctl is-active transitiond.service)"
+    show subscribe /tmp/sub.err; show journal /tmp/journal.txt
+  fi
+else
+  fail activation "before any client: socket $(systemctl is-active transitiond.socket), service $(systemctl is-active transitiond.service)"
+fi
+
+# 2. Its user: transitiond, not root, no capabilities.
+pid=$(main_pid)
+uid=$(awk '/^Uid:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
+caps=$(awk '/^CapEff:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
+if [ "$uid" = "$(id -u transitiond)" ] && [ "$uid" != 0 ] && [ "$caps" = 0000000000000000 ]; then
+  pass user "the daemon (pid $pid) runs as transitiond (uid $uid) with no capabilities"
+else
+  fail user "pid $pid: uid '$uid' (transitiond is $(id -u transitiond)), CapEff '$caps'"
+fi
+
+# 3. A uinput touchscreen made from a recording: the hardened service opens
+# it (DeviceAllow=char-input r, group input) and the client gets the same
+# transitions as `replay --fast` on the host.
+insmod "$KT/evdev.ko" 2>/dev/null; insmod "$KT/uinput.ko" 2>/dev/null
+mkfifo /tmp/go
+exec 3<> /tmp/go
+transitiond uinput-replay "$KT/gesture.events" --speed 1 --hold-seconds 0.3 --wait-stdin <&3 > /tmp/player.log 2>&1 &
+player=$!
+if "$KT/kt" wait /tmp/player.log 'device /dev/input/event' 20 > /dev/null \
+    && "$KT/kt" wait /tmp/journal.txt 'attached /dev/input/event' 30 > /dev/null; then
+  node=$(sed -n 's/^device \(\/dev\/input\/event[0-9]*\).*/\1/p' /tmp/player.log | head -n 1)
+  node_mode="$node $(stat -c '%A root:%G' "$node")"
+  echo go >&3
+  wait "$player"
+  "$KT/kt" wait /tmp/sub.ndjson '"type":"ended"' 20 > /dev/null
+  wait_for 20 "$KT/kt" lifecycle /tmp/sub.ndjson
+  cp /tmp/sub.ndjson /tmp/live.ndjson
+  if "$KT/kt" compare "$KT/gesture.ndjson" /tmp/live.ndjson > /tmp/compare.txt; then
+    pass device "the hardened service read the uinput touchscreen ($node_mode); $(cat /tmp/compare.txt)"
+  else
+    fail device "$(head -n 1 /tmp/compare.txt)"
+    show compare /tmp/compare.txt; show live /tmp/live.ndjson 10
+  fi
+else
+  fail device "the daemon did not attach to the uinput device"
+  show player /tmp/player.log; show journal /tmp/journal.txt
+fi
+exec 3>&-
+
+# 4. systemctl reload with a changed config: every client gets a new hello.
+before=$(hellos /tmp/sub.ndjson)
+cat >> /etc/transitiond/transitiond.toml <<'TOML'
+
+[[transition]]
+name = "menu"
+gesture = "edge-pan"
+edge = "right"
+TOML
+# (the [[transition]] table appended after [input] is a new array item)
+systemctl reload transitiond.service
+if wait_for 20 at_least /tmp/sub.ndjson $((before + 1)) && tail -n 5 /tmp/sub.ndjson | grep -q '"name":"menu"'; then
+  pass reload "systemctl reload: the client got a new hello with the new transition, still connected"
+else
+  fail reload "no new hello after systemctl reload"
+  show journal /tmp/journal.txt
+fi
+
+# 5. kill -SEGV: systemd restarts the daemon; the socket stays, the client reconnects.
+pid=$(main_pid)
+before=$(hellos /tmp/sub.ndjson)
+kill -SEGV "$pid"
+if wait_for 30 pid_changed "$pid" && is_active transitiond.socket active && wait_for 30 at_least /tmp/sub.ndjson $((before + 1)); then
+  pass restart "after kill -SEGV of pid $pid, systemd restarted it as pid $(main_pid) (NRestarts $(systemctl show -p NRestarts --value transitiond)); the socket stayed and the client reconnected"
+else
+  fail restart "pid $pid → $(main_pid), service $(systemctl is-active transitiond.service), socket $(systemctl is-active transitiond.socket)"
+  show journal /tmp/journal.txt
+fi
+
+# 6. A stopped daemon (SIGSTOP) is killed by the watchdog and restarted.
+pid=$(main_pid)
+t0=$(cut -d' ' -f1 /proc/uptime)
+kill -STOP "$pid"
+if wait_for 60 pid_changed "$pid"; then
+  t1=$(cut -d' ' -f1 /proc/uptime)
+  if journalctl -u transitiond.service --no-pager | grep -q -i 'watchdog timeout'; then
+    pass watchdog "SIGSTOP'ed pid $pid: the watchdog killed it after $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s and systemd restarted it as pid $(main_pid)"
+  else
+    fail watchdog "pid $pid was replaced, but the journal has no watchdog timeout"
+  fi
+else
+  fail watchdog "pid $pid still the daemon 60 s after SIGSTOP"
+  kill -CONT "$pid"
+fi
+
+# 7. The exposure of the running unit, and what the journal shows.
+info "$(systemd-analyze security transitiond.service 2>/dev/null | grep 'Overall exposure')"
+info "journalctl -u transitiond (one gesture, one reload, the restarts):"
+journalctl -u transitiond.service --no-pager -o short-monotonic > /tmp/journal-full.txt 2>&1
+show journal /tmp/journal-full.txt 60
+finish
