@@ -22,6 +22,7 @@ transitiond_layout() {
   sed "s|/usr/bin/transitiond|$prefix/bin/transitiond|" "$src/systemd/transitiond.service" \
     > "$root$unitdir/transitiond.service"
   install -m 644 "$src/systemd/transitiond.socket" "$root$unitdir/transitiond.socket"
+  install -m 644 "$src/systemd/transitiond-websocket.socket" "$root$unitdir/transitiond-websocket.socket"
   chmod 644 "$root$unitdir/transitiond.service"
   install -m 644 "$src/systemd/sysusers.d/transitiond.conf" "$root$sysusersdir/transitiond.conf"
   if [ ! -e "$root/etc/transitiond/transitiond.toml" ]; then
@@ -36,7 +37,8 @@ transitiond_layout() {
   "$binary" --generate-completion-script fish > "$root$prefix/share/fish/vendor_completions.d/transitiond.fish"
   chmod 644 "$root$prefix/share/bash-completion/completions/transitiond" \
     "$root$prefix/share/zsh/vendor-completions/_transitiond" "$root$prefix/share/fish/vendor_completions.d/transitiond.fish"
-  install -m 644 "$src/docs/kiosk.md" "$src/docs/protocol.md" "$src/config/example.toml" "$root$prefix/share/doc/transitiond/"
+  install -m 644 "$src/docs/kiosk.md" "$src/docs/kiosk-web.md" "$src/docs/protocol.md" "$src/config/example.toml" \
+    "$root$prefix/share/doc/transitiond/"
 }
 
 # Builds the release binary (static Swift standard library) and prints its

@@ -114,6 +114,19 @@ public struct EventEncoder: Sendable {
             w.string(spec.gesture.name)
             w.raw(",\"fingers\":")
             w.integer(spec.gesture.fingers)
+            // Where it comes from, so that a UI animates from the right side
+            // without its own copy of the config.
+            switch spec.gesture {
+            case .edgePan(let edge, _, _):
+                w.raw(",\"edge\":")
+                w.string(edge.rawValue)
+            case .swipe(let direction, _):
+                w.raw(",\"direction\":")
+                w.string(direction.rawValue)
+            case .pinch(let direction):
+                w.raw(",\"direction\":")
+                w.string(direction.rawValue)
+            }
             w.raw("}")
         }
         w.raw("],\"active\":[")

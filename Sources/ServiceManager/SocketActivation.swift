@@ -89,14 +89,56 @@ public struct SocketActivation: Sendable, Equatable {
         throw Failure(message: "several listening Unix sockets were passed (\(candidates.map(\.name).joined(separator: ", "))) and none is named '\(name)'")
     }
 
+    /// The passed listening TCP socket for the WebSocket transport: the one
+    /// named `name` when several are passed, else the only one; nil if none.
+    public func tcpListener(named name: String) throws(Failure) -> Socket? {
+        let candidates = sockets.filter { Self.isListeningStream($0.descriptor, domains: [AF_INET, AF_INET6]) }
+        if let named = candidates.first(where: { $0.name == name }) { return named }
+        if candidates.count <= 1 { return candidates.first }
+        throw Failure(message: "several listening TCP sockets were passed (\(candidates.map(\.name).joined(separator: ", "))) and none is named '\(name)'")
+    }
+
     /// Whether `fd` is a listening `AF_UNIX` `SOCK_STREAM` socket.
     public static func isListeningUnixStream(_ fd: CInt) -> Bool {
+        isListeningStream(fd, domains: [AF_UNIX])
+    }
+
+    /// Whether `fd` is a listening `SOCK_STREAM` socket of one of `domains`.
+    static func isListeningStream(_ fd: CInt, domains: [CInt]) -> Bool {
         func option(_ name: CInt) -> CInt? {
             var value: CInt = 0
             var length = socklen_t(MemoryLayout<CInt>.size)
             return getsockopt(fd, SOL_SOCKET, name, &value, &length) == 0 ? value : nil
         }
-        return option(SO_DOMAIN) == AF_UNIX && option(SO_TYPE) == CInt(SOCK_STREAM.rawValue) && option(SO_ACCEPTCONN) == 1
+        guard let domain = option(SO_DOMAIN), domains.contains(domain) else { return false }
+        return option(SO_TYPE) == CInt(SOCK_STREAM.rawValue) && option(SO_ACCEPTCONN) == 1
+    }
+
+    /// The address and port a TCP socket is bound to (numeric host).
+    public static func boundAddress(_ fd: CInt) -> (host: String, port: Int) {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let ok = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) == 0 }
+        }
+        guard ok else { return ("0.0.0.0", 0) }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        switch CInt(storage.ss_family) {
+        case AF_INET:
+            return withUnsafeBytes(of: &storage) { raw in
+                var address = raw.load(as: sockaddr_in.self)
+                inet_ntop(AF_INET, &address.sin_addr, &text, socklen_t(text.count))
+                return (String(cString: text), Int(UInt16(bigEndian: address.sin_port)))
+            }
+        case AF_INET6:
+            return withUnsafeBytes(of: &storage) { raw in
+                var address = raw.load(as: sockaddr_in6.self)
+                inet_ntop(AF_INET6, &address.sin6_addr, &text, socklen_t(text.count))
+                return (String(cString: text), Int(UInt16(bigEndian: address.sin6_port)))
+            }
+        default:
+            return ("0.0.0.0", 0)
+        }
     }
 
     /// The path a Unix socket is bound to ("" if unnamed or abstract).

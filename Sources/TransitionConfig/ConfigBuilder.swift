@@ -122,6 +122,16 @@ enum ConfigBuilder {
                     return .id(gid)
                 default: unexpected(item)
                 }
+            },
+            webSocket: section.optionalString("websocket").map { text in
+                guard case .success(let address) = ListenAddress.parse(text) else {
+                    preconditionFailure("schema does not guarantee an address '\(section.keyPath("websocket"))'")
+                }
+                return address
+            },
+            allowOrigins: section.array("allow_origins").map { item in
+                guard case .string(let origin) = item else { unexpected(item) }
+                return origin
             }
         )
     }

@@ -81,6 +81,8 @@ enum ConfigRenderer {
             ("allow_uids", .array(server.allowUIDs.map { .integer(Int($0)) })),
             ("allow_groups", .array(server.allowGroups.map(ConfigBuilder.value(of:)))),
         ]
+        if let address = server.webSocket { entries.append(("websocket", .string(address.description))) }
+        entries.append(("allow_origins", .array(server.allowOrigins.map { .string($0) })))
         return entries
     }
 

@@ -112,6 +112,11 @@ enum ConfigSchema {
             KeySpec("allow_groups", .array(of: .either([.string(.groupName), .integer(0...largestID)])),
                     default: .value(.array(ServerSettings.standard.allowGroups.map(ConfigBuilder.value(of:)))),
                     summary: "group names, or gids 0 to \(largestID)"),
+            KeySpec("websocket", .string(.listenAddress), default: .absent,
+                    summary: "\"HOST:PORT\" for the WebSocket and HTTP listener; off when absent"),
+            KeySpec("allow_origins", .array(of: .string(.origin)),
+                    default: .value(.array(ServerSettings.standard.allowOrigins.map { .string($0) })),
+                    summary: "browser origins the WebSocket accepts besides its own, \"*\" for any"),
         ]
     )
 

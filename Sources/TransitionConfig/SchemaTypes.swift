@@ -41,6 +41,11 @@ enum StringRule: Sendable {
     /// `"auto"`, or an absolute path of at most `maxBytes` bytes (an input
     /// device: `/dev/input/eventN` or a by-id/by-path link).
     case deviceSelector(maxBytes: Int)
+    /// `HOST:PORT` to listen on: an IPv4 address, `localhost` or `[IPv6]`,
+    /// and a port 0 to 65535 (see `ListenAddress`).
+    case listenAddress
+    /// A web origin a browser sends: `scheme://host[:port]`, `"null"`, or `"*"`.
+    case origin
 
     func problem(with text: String) -> String? {
         switch self {
@@ -77,6 +82,13 @@ enum StringRule: Sendable {
             if text == "auto" { return nil }
             guard let problem = StringRule.absolutePath(maxBytes: maxBytes).problem(with: text) else { return nil }
             return text.hasPrefix("/") ? problem : "must be \"auto\" or an absolute path like \"/dev/input/by-id/…\""
+        case .listenAddress:
+            switch ListenAddress.parse(text) {
+            case .success: return nil
+            case .failure(let problem): return problem.message
+            }
+        case .origin:
+            return OriginRule.problem(with: text)
         }
     }
 
@@ -84,7 +96,8 @@ enum StringRule: Sendable {
     var expected: String {
         switch self {
         case .fileMode: return "a string of 3 or 4 octal digits like \"0660\""
-        case .any, .identifier, .absolutePath, .groupName, .deviceSelector: return "a string"
+        case .listenAddress: return "a string \"HOST:PORT\" like \"127.0.0.1:8765\""
+        case .any, .identifier, .absolutePath, .groupName, .deviceSelector, .origin: return "a string"
         }
     }
 
@@ -213,6 +226,8 @@ indirect enum ValueKind: Sendable {
             return "3 or 4 octal digits, at most \"0777\", including \(TOMLString.quoted(StringRule.fileModeText(mustInclude)))"
         case .string(.groupName): return "a group name"
         case .string(.deviceSelector): return "\"auto\", or a device path or by-id/by-path link"
+        case .string(.listenAddress): return "\"HOST:PORT\", an IPv4 address, localhost or [IPv6]"
+        case .string(.origin): return "an origin \"scheme://host[:port]\", \"null\" or \"*\""
         case .choice(let options): return options.joined(separator: " | ")
         case .number(let range): return range.summary
         case .integer(let range):

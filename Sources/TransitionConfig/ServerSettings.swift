@@ -29,10 +29,20 @@ public struct ServerSettings: Sendable, Equatable {
     public var allowUIDs: [UInt32]
     /// `allow_groups`: groups whose members are allowed the same commands.
     public var allowGroups: [GroupReference]
+    /// `websocket`: where the WebSocket (and HTTP) listener binds, or nil
+    /// when it is off (the default; `--websocket` turns it on).
+    public var webSocket: ListenAddress?
+    /// `allow_origins`: the browser origins (`Origin:` header) the WebSocket
+    /// accepts besides requests without one and the listener's own; `"*"`
+    /// accepts any.
+    public var allowOrigins: [String]
 
     /// Settings with the given values; every argument defaults to the design's.
     public init(socketPath: String? = nil, socketMode: UInt32 = 0o660, maxClients: Int = 256,
-                backlogLimit: Int = 1_048_576, allowUIDs: [UInt32] = [], allowGroups: [GroupReference] = []) {
+                backlogLimit: Int = 1_048_576, allowUIDs: [UInt32] = [], allowGroups: [GroupReference] = [],
+                webSocket: ListenAddress? = nil, allowOrigins: [String] = []) {
+        self.webSocket = webSocket
+        self.allowOrigins = allowOrigins
         self.socketPath = socketPath
         self.socketMode = socketMode
         self.maxClients = maxClients

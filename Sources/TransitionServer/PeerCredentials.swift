@@ -17,7 +17,8 @@ public struct PeerCredentials: Sendable, Equatable, CustomStringConvertible {
         self.groups = groups
     }
 
-    public var description: String { "pid \(pid) uid \(uid)" }
+    /// `pid 0` is a peer whose process is not known (a TCP connection).
+    public var description: String { pid > 0 ? "pid \(pid) uid \(uid)" : "uid \(uid)" }
 
     /// The supplementary groups of a process, from `/proc/PID/status`
     /// (`Groups:`); empty if the process is gone or unreadable.

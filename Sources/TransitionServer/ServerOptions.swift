@@ -28,11 +28,15 @@ public struct ServerOptions: Sendable, Equatable {
     /// activation): served instead of binding `socketPath` (then only the
     /// name it is known by), and never unlinked or chmod'ed.
     public var inheritedListener: CInt?
+    /// The WebSocket transport (and its HTTP pages), or nil when it is off.
+    public var webSocket: WebSocketOptions?
 
     public init(socketPath: String, socketMode: UInt32 = 0o660, maxClients: Int = 256,
                 backlogLimit: Int = 1 << 20, allowUIDs: [UInt32] = [], allowGIDs: [UInt32] = [],
                 lineLimit: Int = 64 * 1024, stampSent: Bool = false, startAfterClients: Int = 0,
-                closeWhenInputEnds: Bool = false, inheritedListener: CInt? = nil) {
+                closeWhenInputEnds: Bool = false, inheritedListener: CInt? = nil,
+                webSocket: WebSocketOptions? = nil) {
+        self.webSocket = webSocket
         self.socketPath = socketPath
         self.socketMode = socketMode
         self.maxClients = maxClients
@@ -44,6 +48,45 @@ public struct ServerOptions: Sendable, Equatable {
         self.startAfterClients = startAfterClients
         self.closeWhenInputEnds = closeWhenInputEnds
         self.inheritedListener = inheritedListener
+    }
+}
+
+/// The WebSocket transport's listener: where it binds (or the listening TCP
+/// socket the service manager passed), which browser origins it accepts,
+/// and the pages it serves over plain HTTP on the same port.
+public struct WebSocketOptions: Sendable, Equatable {
+    /// An IPv4 or IPv6 address (no name) and a port (0: the kernel picks).
+    public var host: String
+    public var port: Int
+    /// `Origin:` values accepted besides none and the listener's own; `"*"` is any.
+    public var allowOrigins: [String]
+    /// A listening TCP socket passed by the service manager, served instead
+    /// of binding `host:port`.
+    public var inheritedListener: CInt?
+    /// Pages served by `GET`, by path (`/`, `/transitiond.js`).
+    public var pages: [String: WebPage]
+
+    public init(host: String, port: Int, allowOrigins: [String] = [], inheritedListener: CInt? = nil,
+                pages: [String: WebPage] = [:]) {
+        self.host = host
+        self.port = port
+        self.allowOrigins = allowOrigins
+        self.inheritedListener = inheritedListener
+        self.pages = pages
+    }
+
+    /// `host:port` as a URL writes it.
+    public var authority: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}
+
+/// A file the HTTP side of the WebSocket listener serves.
+public struct WebPage: Sendable, Equatable {
+    public var contentType: String
+    public var body: [UInt8]
+
+    public init(contentType: String, body: [UInt8]) {
+        self.contentType = contentType
+        self.body = body
     }
 }
 

@@ -21,6 +21,8 @@ public struct ClientID: Hashable, Comparable, Sendable, CustomStringConvertible 
 /// connections into the machine's inputs; nothing else is per transport.
 public enum ClientTransport: String, Sendable, Equatable {
     case unixSocket = "unix"
+    /// WebSocket text messages over TCP (one line a message).
+    case webSocket = "websocket"
 }
 
 /// One engine event's line, encoded once for every client.
@@ -156,7 +158,10 @@ public struct ServerStateMachine: Sendable {
         var outbox: ClientOutbox
         var writeMode: WriteMode = .direct
 
-        var label: String { peer.map { "\(id) (\($0))" } ?? id.description }
+        var label: String {
+            let via = transport == .unixSocket ? "" : "\(transport.rawValue), "
+            return peer.map { "\(id) (\(via)\($0))" } ?? (via.isEmpty ? id.description : "\(id) (\(transport.rawValue))")
+        }
         var isCaughtUp: Bool { writeMode == .direct && outbox.isEmpty }
         /// Bytes its channel holds, not yet written.
         var channelBytes: Int {
@@ -623,9 +628,13 @@ public struct ServerStateMachine: Sendable {
                                   into actions: inout [Action]) {
         guard let i = index(of: id) else { return }
         if command.changesState {
-            let peer = clients[i].peer ?? PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max)
+            guard let peer = clients[i].peer else {
+                actions.append(.log(.notice, "refused '\(command.name)' from \(clients[i].label): its user is not known"))
+                reply(id, ReplyLines.error(.forbidden, "'\(command.name)' changes state: the daemon cannot tell which user this connection is (only Unix socket and loopback WebSocket peers can be identified)", id: requestID), into: &actions)
+                return
+            }
             guard settings.policy.allowsChanges(by: peer) else {
-                actions.append(.log(.notice, "refused '\(command.name)' from pid \(peer.pid) uid \(peer.uid): not root and not in [server] allow_uids/allow_groups"))
+                actions.append(.log(.notice, "refused '\(command.name)' from \(peer): not root and not in [server] allow_uids/allow_groups"))
                 reply(id, ReplyLines.error(.forbidden, "'\(command.name)' changes state: uid \(peer.uid) is not allowed (see [server] allow_uids / allow_groups)", id: requestID), into: &actions)
                 return
             }

@@ -42,6 +42,11 @@ public final class TransitionServer: @unchecked Sendable {
 
     var connections = ConnectionTable()
     var acceptor: ConnectionAcceptor?
+    /// The WebSocket transport's listening channel, its address once bound,
+    /// and its connections still in plain HTTP (not clients yet).
+    var webSocketListener: Channel?
+    public internal(set) var webSocketAddress: String?
+    var webRequests: [ObjectIdentifier: Channel] = [:]
     private let writer = JSONWriter(capacity: 1 << 16)
     private var eventBuffer: [TransitionEvent] = []
     var refusals = RefusalReport()
@@ -78,8 +83,12 @@ public final class TransitionServer: @unchecked Sendable {
     /// returns when bound. If it throws, `closed` fails with the error.
     public func start() throws {
         do {
+            if let webSocket = options.webSocket { try bindWebSocket(webSocket) }
             try bindAndListen()
         } catch {
+            if let listener = try? loop.submit({ [self] in webSocketListener.take() }).wait() {
+                try? listener.close().wait()
+            }
             closed.fail(error)
             throw error
         }
@@ -227,8 +236,9 @@ public final class TransitionServer: @unchecked Sendable {
             let lines = eventBuffer.map(encodeLine)
             input { $0.inputStopped(lines, into: &$1) }
         case .stopAccepting:
-            let stopped = acceptor?.stop(on: loop) ?? loop.makeSucceededVoidFuture()
+            let unix = acceptor?.stop(on: loop) ?? loop.makeSucceededVoidFuture()
             acceptor = nil
+            let stopped = unix.and(stopAcceptingWebSockets())
             stopped.whenComplete { [self] _ in input { $0.acceptorStopped(into: &$1) } }
         case .removeSocketFile:
             SocketFile.remove(options.socketPath)
@@ -275,11 +285,13 @@ public final class TransitionServer: @unchecked Sendable {
     private func sendFellShort(_ id: ClientID, rest: ByteBuffer) {
         guard let connection = connections[id], connection.channel != nil else { return }
         fellShort.insert(id)
+        // The machine hears first: a channel (a WebSocket's always) may
+        // write at once, inside `flush`, and report it done right away.
+        let count = rest.readableBytes
+        input { $0.sendFellShort(id, bytes: count, into: &$1) }
         writeToChannel(connection, rest)
         connection.channel?.flush()
         connection.needsFlush = false
-        let count = rest.readableBytes
-        input { $0.sendFellShort(id, bytes: count, into: &$1) }
     }
 
     /// Queues bytes on the client's channel; the machine hears when they are

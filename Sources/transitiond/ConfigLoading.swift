@@ -4,6 +4,7 @@ import Glibc
 import Logging
 import TransitionEngine
 import TransitionConfig
+import WebAssets
 import TransitionServer
 import StreamClient
 
@@ -49,7 +50,8 @@ func loadConfiguration(_ path: String?) throws -> EngineConfiguration {
 /// The server's options from the config's `[server]` table and the socket
 /// path rule; group names are resolved to ids here (an unknown group is
 /// logged and ignored: it may be created later, but it allows no one now).
-func serverOptions(_ settings: ServerSettings, socket: String?, logger: Logger) -> ServerOptions {
+func serverOptions(_ settings: ServerSettings, socket: String?, webSocket: ListenAddress? = nil,
+                   logger: Logger) -> ServerOptions {
     var environment: [String: String] = [:]
     for name in ["TRANSITIOND_SOCKET", "XDG_RUNTIME_DIR"] {
         if let value = getenv(name) { environment[name] = String(cString: value) }
@@ -68,6 +70,24 @@ func serverOptions(_ settings: ServerSettings, socket: String?, logger: Logger) 
             }
         }
     }
+    let listen = webSocket ?? settings.webSocket
     return ServerOptions(socketPath: path, socketMode: settings.socketMode, maxClients: settings.maxClients,
-                         backlogLimit: settings.backlogLimit, allowUIDs: settings.allowUIDs, allowGIDs: gids)
+                         backlogLimit: settings.backlogLimit, allowUIDs: settings.allowUIDs, allowGIDs: gids,
+                         webSocket: listen.map { webSocketOptions($0, allowOrigins: settings.allowOrigins) })
+}
+
+/// The WebSocket listener at `address`, serving the compiled-in pages.
+func webSocketOptions(_ address: ListenAddress, allowOrigins: [String]) -> WebSocketOptions {
+    var pages: [String: WebPage] = [:]
+    for file in WebAssets.files { pages[file.path] = WebPage(contentType: file.contentType, body: file.body) }
+    return WebSocketOptions(host: address.host, port: address.port, allowOrigins: allowOrigins, pages: pages)
+}
+
+/// `--websocket ADDR:PORT` read as the config's `websocket` key is.
+func parseWebSocketFlag(_ text: String?) throws -> ListenAddress? {
+    guard let text else { return nil }
+    switch ListenAddress.parse(text) {
+    case .success(let address): return address
+    case .failure(let problem): throw Failure(.usage, "--websocket \(problem.message)")
+    }
 }

@@ -54,7 +54,10 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Serve the replay on this Unix socket instead of printing it (see docs/protocol.md).", valueName: "PATH"))
     var socket: String?
 
-    @Option(help: ArgumentHelp("With --socket: start the replay once N clients are connected.", valueName: "N"))
+    @Option(help: ArgumentHelp("With --socket: also serve the replay over WebSocket (and the demo page over HTTP) at this address, e.g. 127.0.0.1:8765.", valueName: "ADDR:PORT"))
+    var websocket: String?
+
+    @Option(help: ArgumentHelp("With --socket: start the replay once N clients (of either transport) are connected.", valueName: "N"))
     var waitClients: Int = 0
 
     @Flag(help: "With --socket: keep serving (commands still work) after the replay has ended, until SIGINT/SIGTERM.")
@@ -70,10 +73,11 @@ struct ReplayCommand: ParsableCommand {
         }
         if loop < 1 || loop > 1_000_000 { throw ValidationError("--loop must be 1…1000000 (got \(loop))") }
         if recordings.isEmpty { throw ValidationError("give at least one recording") }
-        if socket == nil && (waitClients != 0 || hold || stampSent) {
+        if socket == nil && (waitClients != 0 || hold || stampSent || websocket != nil) {
             // Named as the user wrote them; --stamp-sent is a benchmark's
             // hidden flag and is named only to whoever used it.
-            let used = [waitClients != 0 ? "--wait-clients" : nil, hold ? "--hold" : nil, stampSent ? "--stamp-sent" : nil]
+            let used = [websocket != nil ? "--websocket" : nil, waitClients != 0 ? "--wait-clients" : nil,
+                        hold ? "--hold" : nil, stampSent ? "--stamp-sent" : nil]
                 .compactMap { $0 }
             throw ValidationError("\(used.joined(separator: " and ")) need\(used.count == 1 ? "s" : "") --socket")
         }
@@ -96,7 +100,8 @@ struct ReplayCommand: ParsableCommand {
             }
             if let socket {
                 let logger = ServerRunner.logger(verbose: verbose)
-                var options = serverOptions(daemon.server, socket: socket, logger: logger)
+                var options = serverOptions(daemon.server, socket: socket, webSocket: try parseWebSocketFlag(websocket),
+                                            logger: logger)
                 options.stampSent = stampSent
                 options.startAfterClients = waitClients
                 let prepared = session

@@ -7,6 +7,7 @@ import LiveInput
 import TransitionEngine
 import ServiceManager
 import TransitionServer
+import TransitionConfig
 import Logging
 
 /// `transitiond run`: the daemon. Reads a touchscreen with libevdev and
@@ -48,6 +49,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The Unix socket to serve (see docs/protocol.md).", valueName: "PATH"))
     var socket: String?
 
+    @Option(help: ArgumentHelp("Also serve over WebSocket (and the demo page over HTTP) at this address, e.g. 127.0.0.1:8765 (default: the config's [server] websocket; off).", valueName: "ADDR:PORT"))
+    var websocket: String?
+
     @Flag(help: "Take the device exclusively (EVIOCGRAB): no other reader sees its events.")
     var grab = false
 
@@ -68,9 +72,10 @@ struct RunCommand: ParsableCommand {
             logger.info("config: \(configPath ?? "the embedded default")")
             let selector = DeviceSelector(argument: device ?? daemon.input.device)
             try checkExplicitDevice(selector)
-            var options = serverOptions(daemon.server, socket: socket, logger: logger)
+            let webSocketFlag = try parseWebSocketFlag(websocket)
+            var options = serverOptions(daemon.server, socket: socket, webSocket: webSocketFlag, logger: logger)
             options.stampSent = stampSent
-            try adoptActivatedSocket(into: &options, logger: logger)
+            try adoptActivatedSockets(into: &options, allowOrigins: daemon.server.allowOrigins, logger: logger)
             let source: EvdevSource
             do {
                 source = try EvdevSource(options: .init(selector: selector, root: inputRoot, grab: grab))
@@ -84,9 +89,14 @@ struct RunCommand: ParsableCommand {
                 if device == nil && reread.input.device != daemon.input.device {
                     logger.notice("reload: [input] device takes effect at the next start")
                 }
-                var options = serverOptions(reread.server, socket: socket, logger: logger)
+                var options = serverOptions(reread.server, socket: socket, webSocket: webSocketFlag, logger: logger)
                 options.stampSent = stampSent
                 options.inheritedListener = startOptions.inheritedListener
+                if options.webSocket?.host != startOptions.webSocket?.host || options.webSocket?.port != startOptions.webSocket?.port
+                    || options.webSocket?.allowOrigins != startOptions.webSocket?.allowOrigins {
+                    logger.notice("reload: [server] websocket and allow_origins take effect at the next start")
+                }
+                options.webSocket = startOptions.webSocket
                 if startOptions.inheritedListener != nil { options.socketPath = startOptions.socketPath }
                 return ReloadedConfiguration(engine: reread.engine, options: options)
             }
@@ -99,10 +109,13 @@ struct RunCommand: ParsableCommand {
         }
     }
 
-    /// A listening socket passed by the service manager replaces the one
-    /// the daemon would bind: the one named `transitiond.socket` (the
-    /// socket unit's name) or the only Unix stream socket passed.
-    private func adoptActivatedSocket(into options: inout ServerOptions, logger: Logger) throws {
+    /// Listening sockets passed by the service manager replace the ones the
+    /// daemon would bind: the Unix socket named `transitiond.socket` (the
+    /// socket unit's name) or the only Unix stream socket passed, and the
+    /// TCP socket named `websocket` or the only one passed, which turns the
+    /// WebSocket transport on.
+    private func adoptActivatedSockets(into options: inout ServerOptions, allowOrigins: [String],
+                                       logger: Logger) throws {
         let activation: SocketActivation?
         do {
             activation = try SocketActivation.adopt()
@@ -111,13 +124,25 @@ struct RunCommand: ParsableCommand {
         }
         guard let activation else { return }
         let listener: SocketActivation.Socket?
+        let tcp: SocketActivation.Socket?
         do {
             listener = try activation.unixListener(named: "transitiond.socket")
+            tcp = try activation.tcpListener(named: "websocket")
         } catch {
             throw Failure(.usage, "socket activation: \(error)")
         }
+        if let tcp {
+            let address = SocketActivation.boundAddress(tcp.descriptor)
+            var webSocket = options.webSocket
+                ?? webSocketOptions(ListenAddress(host: address.host, port: address.port), allowOrigins: allowOrigins)
+            webSocket.host = address.host
+            webSocket.port = address.port
+            webSocket.inheritedListener = tcp.descriptor
+            options.webSocket = webSocket
+            logger.info("socket activation: WebSocket on descriptor \(tcp.descriptor) (\(tcp.name)) at \(webSocket.authority)")
+        }
         guard let listener else {
-            logger.warning("socket activation passed no descriptor; binding \(options.socketPath)")
+            logger.warning("socket activation passed no Unix socket; binding \(options.socketPath)")
             return
         }
         options.inheritedListener = listener.descriptor

@@ -86,7 +86,7 @@ struct EventLineTests {
     @Test func helloListsTransitionsAndActive() {
         let w = JSONWriter()
         encoder.hello(active: [TransitionEngine.Snapshot(transition: 0, phase: .animating, progress: 0.75, target: 1)], into: w)
-        #expect(String(decoding: w.bytes, as: UTF8.self) == #"{"type":"hello","protocol":1,"version":"0.1.0","transitions":[{"name":"back","gesture":"edge-pan","fingers":1}],"active":[{"transition":"back","phase":"animating","progress":0.75,"values":{"dim":0},"target":1}]}"# + "\n")
+        #expect(String(decoding: w.bytes, as: UTF8.self) == #"{"type":"hello","protocol":1,"version":"0.1.0","transitions":[{"name":"back","gesture":"edge-pan","fingers":1,"edge":"left"}],"active":[{"transition":"back","phase":"animating","progress":0.75,"values":{"dim":0},"target":1}]}"# + "\n")
     }
 }
 

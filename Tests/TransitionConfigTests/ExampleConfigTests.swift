@@ -44,7 +44,8 @@ private let examplePath = ProjectPaths.file("config/example.toml")
     let config = try ConfigLoader.loadDaemon(path: examplePath)
     #expect(config.server == ServerSettings(socketPath: nil, socketMode: 0o660, maxClients: 256,
                                             backlogLimit: 1_048_576, allowUIDs: [1000],
-                                            allowGroups: [.name("kiosk")]))
+                                            allowGroups: [.name("kiosk")], webSocket: nil,
+                                            allowOrigins: ["http://localhost:3000"]))
     // [server] changes nothing of the engine's part.
     #expect(config.engine == (try ConfigLoader.load(path: examplePath)))
     #expect(try ConfigLoader.parseDaemon(text: ConfigLoader.render(config), file: "rendered.toml") == config)
@@ -54,8 +55,10 @@ private let examplePath = ProjectPaths.file("config/example.toml")
     let lines = try ConfigFile.read(path: examplePath).split(separator: "\n").map { $0.drop(while: { $0 == " " }) }
     #expect(lines.contains("[server]"))
     for key in ConfigSchema.server.keyNames {
-        // `socket` is shown commented out: the daemon picks a path unless told.
-        let shown = lines.contains { $0.hasPrefix(key + " = ") || (key == "socket" && $0.hasPrefix("# socket = \"/")) }
+        // `socket` and `websocket` are shown commented out: the daemon picks
+        // a path unless told, and serves no WebSocket unless asked.
+        let commented = key == "socket" || key == "websocket"
+        let shown = lines.contains { $0.hasPrefix(key + " = ") || (commented && $0.hasPrefix("# \(key) = \"")) }
         #expect(shown, "not shown: \(key)")
     }
 }

@@ -193,6 +193,36 @@ private let serverCases: [ServerCase] = [
         ("[\"kiosk\", -1]", "item 2: must be from 0 to 4294967294 (got -1)"),
         ("[4294967295]", "item 1: must be from 0 to 4294967294 (got 4294967295)"),
     ]),
+    ServerCase(key: "websocket", inside: [
+        ("\"127.0.0.1:8765\"", with { $0.webSocket = ListenAddress(host: "127.0.0.1", port: 8765) }),
+        ("\"localhost:0\"", with { $0.webSocket = ListenAddress(host: "127.0.0.1", port: 0) }),
+        ("\"0.0.0.0:65535\"", with { $0.webSocket = ListenAddress(host: "0.0.0.0", port: 65_535) }),
+        ("\"[::1]:8765\"", with { $0.webSocket = ListenAddress(host: "::1", port: 8765, isIPv6: true) }),
+    ], outside: [
+        ("\"8765\"", "must be HOST:PORT"),
+        ("\"127.0.0.1:65536\"", "must end with a port from 0 to 65535"),
+        ("\"127.0.0.1:\"", "must end with a port from 0 to 65535"),
+        ("\"127.0.0.1:-1\"", "must end with a port from 0 to 65535"),
+        ("\"127.0.0.1:80x\"", "must end with a port from 0 to 65535"),
+        ("\"kiosk.local:8765\"", "'kiosk.local' is not an IPv4 address"),
+        ("\"::1:8765\"", "must write an IPv6 address in brackets"),
+        ("\"[::1]8765\"", "must give a port after the address"),
+        ("\"[::1:8765\"", "must close its IPv6 address with ']'"),
+        ("\"[nope]:8765\"", "'nope' is not an IPv6 address"),
+        ("\"256.0.0.1:1\"", "'256.0.0.1' is not an IPv4 address"),
+    ]),
+    ServerCase(key: "allow_origins", inside: [
+        ("[]", with { $0.allowOrigins = [] }),
+        ("[\"*\"]", with { $0.allowOrigins = ["*"] }),
+        ("[\"null\", \"http://localhost:3000\", \"https://kiosk.example\"]",
+         with { $0.allowOrigins = ["null", "http://localhost:3000", "https://kiosk.example"] }),
+    ], outside: [
+        ("[\"localhost:3000\"]", "item 1: must be an origin like \"http://localhost:3000\""),
+        ("[\"http://kiosk.example/\"]", "item 1: must be scheme://host[:port] only: an origin has no path"),
+        ("[\"*\", \"http://\"]", "item 2: must name a host after"),
+        ("[\"ht tp://x\"]", "item 1: must start with a scheme"),
+        ("[\"http://a b\"]", "item 1: must not contain spaces"),
+    ]),
 ]
 
 @Test(arguments: serverCases)
@@ -343,7 +373,9 @@ private func daemonRoundTrip(_ config: DaemonConfiguration, sourceLocation: Sour
 @Test func aServerWithEveryKeySetRoundTrips() throws {
     let server = ServerSettings(socketPath: path(bytes: 107), socketMode: 0o600, maxClients: 65_536,
                                 backlogLimit: 4_096, allowUIDs: [0, 1000, 4_294_967_294],
-                                allowGroups: [.name("kiosk"), .id(0), .name("_a.b-c"), .id(4_294_967_294)])
+                                allowGroups: [.name("kiosk"), .id(0), .name("_a.b-c"), .id(4_294_967_294)],
+                                webSocket: ListenAddress(host: "::1", port: 0, isIPv6: true),
+                                allowOrigins: ["*", "null", "http://localhost:3000"])
     try daemonRoundTrip(DaemonConfiguration(engine: .standard, server: server))
     var odd = server
     odd.socketPath = "/tmp/we\"ird\\ päth\t.sock"

@@ -309,6 +309,29 @@ struct ServerStateMachineTests {
         #expect(!s.log.contains { $0.hasPrefix("log-error") }, "no input was out of place")
     }
 
+    /// A WebSocket peer whose user the executor could not establish (not on
+    /// loopback, or not found in the kernel's table) may read and ping, not
+    /// command; the same transport with a known uid is ruled as any client.
+    @Test func aWebSocketPeerOfUnknownUserMaySubscribeButNotCommand() {
+        var s = Script(.init(policy: AccessPolicy(uids: [1000], gids: []), transitions: ["back"]))
+        guard case .admit(let unknown) = s.machine.connectionArrived(.webSocket),
+              case .admit(let known) = s.machine.connectionArrived(.webSocket) else {
+            Issue.record("not admitted")
+            return
+        }
+        s.run { $0.clientReady(unknown, peer: nil, hello: ByteBuffer(string: "H\n"), into: &$1) }
+        s.run { $0.clientReady(known, peer: PeerCredentials(pid: 0, uid: 1000, gid: 1000), hello: ByteBuffer(string: "H\n"), into: &$1) }
+        s.say(unknown, "{\"cmd\":\"drive\",\"transition\":\"back\",\"progress\":0.5}\n")
+        #expect(s.to(unknown).first?.contains("\"code\":\"forbidden\"") == true)
+        #expect(s.to(unknown).first?.contains("cannot tell which user") == true)
+        #expect(s.last.contains { $0.hasPrefix("log-notice refused 'drive' from client \(unknown.number) (websocket)") }, "\(s.last)")
+        #expect(s.request == nil)
+        s.say(unknown, "{\"cmd\":\"ping\"}\n")
+        #expect(s.to(unknown).first == "send ⟨{\"type\":\"pong\"}⏎⟩")
+        s.say(known, "{\"cmd\":\"drive\",\"transition\":\"back\",\"progress\":0.5}\n")
+        #expect(s.request?.client == known, "an allowed uid commands over WebSocket too")
+    }
+
     @Test func stateChangingCommandsNeedPermissionOthersDoNot() {
         var s = Script(.init(policy: AccessPolicy(uids: [1000], gids: [50]), transitions: ["back"]))
         let stranger = s.connect(uid: 4242), friend = s.connect(uid: 1000)

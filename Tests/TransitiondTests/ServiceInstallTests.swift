@@ -14,9 +14,11 @@ import Testing
 
     /// The units in a folder of their own, naming this build's binary (the
     /// checkers look for the `ExecStart=` program).
+    static let units = ["transitiond.service", "transitiond.socket", "transitiond-websocket.socket"]
+
     private func unitsForThisBuild() throws -> TemporaryDirectory {
         let folder = TemporaryDirectory(prefix: "units")
-        for unit in ["transitiond.service", "transitiond.socket"] {
+        for unit in Self.units {
             let text = try String(contentsOfFile: systemd + "/" + unit, encoding: .utf8)
             _ = folder.file(unit, text.replacingOccurrences(of: "/usr/bin/transitiond", with: ProjectPaths.binary))
         }
@@ -26,8 +28,7 @@ import Testing
     @Test func systemdAnalyzeVerifiesEveryUnit() throws {
         let units = try unitsForThisBuild()
         defer { units.remove() }
-        let result = try run("/usr/bin/systemd-analyze", ["verify", "--man=no",
-                                                          units.path + "/transitiond.socket", units.path + "/transitiond.service"])
+        let result = try run("/usr/bin/systemd-analyze", ["verify", "--man=no"] + Self.units.map { units.path + "/" + $0 })
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.isEmpty, "no warnings: \(result.output)")
     }
@@ -47,7 +48,7 @@ import Testing
 
     @Test func theUnitsDocumentationNamesPagesThatExistAndReadCleanly() throws {
         var pages: Set<String> = []
-        for unit in ["transitiond.service", "transitiond.socket"] {
+        for unit in Self.units {
             let text = try String(contentsOfFile: systemd + "/" + unit, encoding: .utf8)
             for line in text.split(separator: "\n") where line.hasPrefix("Documentation=") {
                 for reference in line.dropFirst("Documentation=".count).split(separator: " ") where reference.hasPrefix("man:") {
@@ -88,6 +89,7 @@ import Testing
         let deb = try #require(build.output.split(separator: "\n").last.map(String.init), "\(build.output)")
         let contents = try run("/usr/bin/dpkg-deb", ["--contents", deb]).output
         for path in ["./usr/bin/transitiond", "./lib/systemd/system/transitiond.service", "./lib/systemd/system/transitiond.socket",
+                     "./lib/systemd/system/transitiond-websocket.socket", "./usr/share/doc/transitiond/kiosk-web.md",
                      "./usr/lib/sysusers.d/transitiond.conf", "./etc/transitiond/transitiond.toml",
                      "./usr/share/man/man1/transitiond.1.gz", "./usr/share/man/man5/transitiond.toml.5.gz",
                      "./usr/share/bash-completion/completions/transitiond", "./usr/share/zsh/vendor-completions/_transitiond",

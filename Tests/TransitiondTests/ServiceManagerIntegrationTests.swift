@@ -52,6 +52,31 @@ import Testing
         #expect(!isSocket(socket), "its own socket is removed")
     }
 
+    @Test func aPassedTCPSocketServesTheWebSocketBesideTheUnixSocket() throws {
+        let socket = temporarySocketPath("activated-ws")
+        let port = try freeLoopbackPort()
+        let inputs = TemporaryDirectory(prefix: "inputs")
+        defer { inputs.remove() }
+        // As transitiond.socket and transitiond-websocket.socket pass them.
+        let daemon = try DaemonProcess(["run", "--input-root", inputs.path], socket: socket,
+                                       launcher: ["/usr/bin/systemd-socket-activate", "-l", socket,
+                                                  "-l", "127.0.0.1:\(port)", "--fdname=transitiond.socket:websocket"])
+        #expect(waitUntil(timeout: 20) { isSocket(socket) }, "the launcher listens: \(daemon.stderr)")
+        let upgrade = "GET /stream HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        let answer = try tcpExchange(port: port, send: upgrade) { $0.contains("\"type\":\"hello\"") }
+        #expect(answer.hasPrefix("HTTP/1.1 101"), "a WebSocket upgrade on the passed TCP socket: \(answer)")
+        #expect(answer.contains("s3pPLMBiTxaQ9kYGzzhZRbK+xOo="), "the RFC 6455 accept key: \(answer)")
+        #expect(answer.contains("\"type\":\"hello\""), "the first message is hello: \(answer)")
+        #expect(daemon.stderr.contains("socket activation: WebSocket on descriptor 4 (websocket) at 127.0.0.1:\(port)"),
+                "\(daemon.stderr)")
+        let health = try tcpExchange(port: port, send: "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n") { $0.hasSuffix("ok\n") }
+        #expect(health.hasPrefix("HTTP/1.1 200"), "\(health)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0, "\(daemon.stderr)")
+        #expect(isSocket(socket), "the passed Unix socket's file stays")
+    }
+
     // MARK: Notify
 
     @Test func readyAfterTheSocketAcceptsWatchdogAtHalfTheIntervalStoppingOnSigterm() throws {
@@ -175,3 +200,51 @@ private func isSocket(_ path: String) -> Bool {
     return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFSOCK
 }
 
+/// A TCP port on 127.0.0.1 that nothing listens on now.
+private func freeLoopbackPort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let ok = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+        }
+    }
+    guard ok else { throw HarnessError("cannot bind a loopback port: \(String(cString: strerror(errno)))") }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// Connects to 127.0.0.1:`port` (retrying for a few seconds), sends `text`
+/// and reads until `done` holds for what arrived, the peer closes, or 10 s.
+private func tcpExchange(port: Int, send text: String, until done: (String) -> Bool) throws -> String {
+    var fd: Int32 = -1
+    let connected = waitUntil(timeout: 10) {
+        if fd >= 0 { close(fd) }
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+    defer { close(fd) }
+    guard connected else { throw HarnessError("cannot connect to 127.0.0.1:\(port)") }
+    var timeout = timeval(tv_sec: 10, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    _ = Array(text.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    var received: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while !done(String(decoding: received, as: UTF8.self)) {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n > 0 else { break }
+        received += chunk[0..<n]
+    }
+    return String(decoding: received, as: UTF8.self)
+}

@@ -18,6 +18,13 @@
  *       are not compared: they follow from the above and the clock.
  *       Prints a one-line summary, or the first difference; exit 0 / 1.
  *
+ *   kt ws PORT [COMMAND]
+ *       A WebSocket client of the daemon on 127.0.0.1:PORT (the service's
+ *       socket-activated WebSocket listener): the opening handshake, then
+ *       prints the first text message (hello); with COMMAND (a JSON line),
+ *       sends it as one masked text message and prints the next message.
+ *       Exit 0 when the handshake gave 101 and the messages came, else 1.
+ *
  *   kt lifecycle FILE
  *       Prints every transition's life on one line, e.g.
  *       `back: began ended(cancel,device-lost) cancelled`, and exits 1 if
@@ -48,6 +55,9 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/time.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -620,9 +630,110 @@ static int cmd_count(const char *path, const char *needle)
 	return 0;
 }
 
+/* Reads exactly n bytes; 0, or -1 at EOF, an error or the time-out. */
+static int read_full(int fd, void *buf, size_t n)
+{
+	size_t got = 0;
+	while (got < n) {
+		ssize_t r = read(fd, (char *)buf + got, n - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		got += (size_t)r;
+	}
+	return 0;
+}
+
+/* Reads one unfragmented text frame from a server (unmasked), into buf. */
+static int ws_read_text(int fd, char *buf, size_t cap)
+{
+	unsigned char h[10];
+	for (;;) {
+		if (read_full(fd, h, 2) != 0)
+			return -1;
+		size_t len = h[1] & 0x7f;
+		if (len == 126) {
+			if (read_full(fd, h + 2, 2) != 0)
+				return -1;
+			len = ((size_t)h[2] << 8) | h[3];
+		} else if (len == 127) {
+			return -1;
+		}
+		if (len >= cap)
+			return -1;
+		if (read_full(fd, buf, len) != 0)
+			return -1;
+		buf[len] = 0;
+		if ((h[0] & 0x0f) == 0x1)
+			return 0;
+		if ((h[0] & 0x0f) == 0x8)
+			return -1;
+	}
+}
+
+static int cmd_ws(int port, const char *command)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	struct timeval tv = { .tv_sec = 10 };
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+		printf("connect 127.0.0.1:%d: %s\n", port, strerror(errno));
+		return 1;
+	}
+	char req[256];
+	int n = snprintf(req, sizeof req, "GET /stream HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
+			 "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+			 "Sec-WebSocket-Version: 13\r\n\r\n", port);
+	if (write(fd, req, n) != n)
+		return 1;
+	char head[1024];
+	size_t got = 0;
+	while (got < sizeof head - 1 && (got < 4 || memcmp(head + got - 4, "\r\n\r\n", 4) != 0)) {
+		if (read(fd, head + got, 1) != 1)
+			break;
+		got++;
+	}
+	head[got] = 0;
+	if (strncmp(head, "HTTP/1.1 101", 12) != 0) {
+		printf("no upgrade: %.40s\n", head);
+		return 1;
+	}
+	static char msg[1 << 16];
+	if (ws_read_text(fd, msg, sizeof msg) != 0) {
+		printf("no first message\n");
+		return 1;
+	}
+	printf("%s\n", msg);
+	if (command) {
+		size_t len = strlen(command);
+		if (len > 125)
+			return 1;
+		unsigned char frame[2 + 4 + 125];
+		unsigned char mask[4] = { 0x12, 0x34, 0x56, 0x78 };
+		frame[0] = 0x81;
+		frame[1] = 0x80 | (unsigned char)len;
+		memcpy(frame + 2, mask, 4);
+		for (size_t i = 0; i < len; i++)
+			frame[6 + i] = (unsigned char)command[i] ^ mask[i % 4];
+		if (write(fd, frame, 6 + len) != (ssize_t)(6 + len))
+			return 1;
+		if (ws_read_text(fd, msg, sizeof msg) != 0) {
+			printf("no reply\n");
+			return 1;
+		}
+		printf("%s\n", msg);
+	}
+	close(fd);
+	return 0;
+}
+
 static void usage(void)
 {
 	fputs("usage: kt compare REFERENCE LIVE\n"
+	      "       kt ws PORT [COMMAND]\n"
 	      "       kt lifecycle FILE\n"
 	      "       kt latency SOCKET [SECONDS]\n"
 	      "       kt wait FILE STRING SECONDS [COUNT]\n"
@@ -638,6 +749,8 @@ int main(int argc, char **argv)
 	const char *cmd = argv[1];
 	if (strcmp(cmd, "compare") == 0 && argc == 4)
 		return cmd_compare(argv[2], argv[3]);
+	if (strcmp(cmd, "ws") == 0 && (argc == 3 || argc == 4))
+		return cmd_ws(atoi(argv[2]), argc == 4 ? argv[3] : NULL);
 	if (strcmp(cmd, "lifecycle") == 0 && argc == 3)
 		return cmd_lifecycle(argv[2]);
 	if (strcmp(cmd, "latency") == 0 && (argc == 3 || argc == 4))

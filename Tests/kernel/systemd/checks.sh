@@ -50,6 +50,21 @@ else
   fail activation "before any client: socket $(systemctl is-active transitiond.socket), service $(systemctl is-active transitiond.service)"
 fi
 
+# 1b. The WebSocket listener of transitiond-websocket.socket: systemd binds
+# 127.0.0.1:8765 and passes it to the service, which has no network of its
+# own (PrivateNetwork=yes, AF_UNIX only); a WebSocket client gets the same
+# hello, and a command from root (the uid read from the kernel's socket
+# table) is answered.
+if "$KT/kt" ws 8765 '{"cmd":"ping"}' > /tmp/ws.txt 2>&1 \
+    && grep -q '"type":"hello"' /tmp/ws.txt && grep -q '"type":"pong"' /tmp/ws.txt \
+    && [ "$(head -n 1 /tmp/ws.txt | sed 's/"seq":[0-9]*//')" = "$(head -n 1 /tmp/sub.ndjson | sed 's/"seq":[0-9]*//')" ] \
+    && [ "$(readlink "/proc/$(main_pid)/ns/net")" != "$(readlink /proc/self/ns/net)" ]; then
+  pass websocket "a WebSocket client on 127.0.0.1:8765 (transitiond-websocket.socket) got the Unix client's hello and a pong; the service has a network namespace of its own"
+else
+  fail websocket "$(head -c 300 /tmp/ws.txt)"
+  show journal /tmp/journal.txt
+fi
+
 # 2. Its user: transitiond, not root, no capabilities.
 pid=$(main_pid)
 uid=$(awk '/^Uid:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)

@@ -61,6 +61,11 @@ chroot "$tree" dpkg -i /tmp/transitiond.deb > "$work/dpkg.log" 2>&1 \
 rm "$tree/tmp/transitiond.deb"
 [ -L "$tree/etc/systemd/system/sockets.target.wants/transitiond.socket" ] \
   || { echo "KERNELTEST FAIL systemd-guest: the package did not enable transitiond.socket"; exit 1; }
+# The WebSocket listener is off by default; a kiosk with a web page enables it.
+[ ! -e "$tree/etc/systemd/system/sockets.target.wants/transitiond-websocket.socket" ] \
+  || { echo "KERNELTEST FAIL systemd-guest: the package enabled transitiond-websocket.socket by itself"; exit 1; }
+ln -s /lib/systemd/system/transitiond-websocket.socket \
+  "$tree/etc/systemd/system/sockets.target.wants/transitiond-websocket.socket"
 
 # The checks, their helper and data; what the boot needs.
 mkdir -p "$tree/usr/local/lib/kt"

@@ -1,0 +1,414 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+
+// MARK: The WebSocket transport
+
+/// WebSocket (RFC 6455, by swift-nio's HTTP/1 and WebSocket modules) as a
+/// transport of the server, for kiosk UIs that are web pages. A connection
+/// is plain HTTP until it asks to upgrade: `GET` serves the configured
+/// pages (the demo page at `/`, the JavaScript client at `/transitiond.js`,
+/// `/healthz`); an upgrade with an `Origin` that is not allowed gets 403.
+/// An upgraded connection is one of the machine's clients like any other —
+/// the same `hello`, stream, commands, coalescing, backlog limit and access
+/// rules — with each line one text message: outgoing lines are split into
+/// messages, an incoming message is one command line. A binary message
+/// closes with 1003, a message over the line limit with 1009, a shutdown
+/// with 1001; the final `error` of a refused or disconnected client comes
+/// before a close with 1008 (or 1013 when the daemon is full).
+extension TransitionServer {
+    /// Binds the listener (or adopts the passed one), not yet accepting:
+    /// `startAcceptingWebSockets` starts it once the machine is listening.
+    func bindWebSocket(_ options: WebSocketOptions) throws {
+        let bootstrap = ServerBootstrap(group: loop)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(.autoRead, value: false)
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
+            // A fixed send buffer (about a Unix socket's), not loopback TCP's
+            // autotuned megabytes: back-pressure, and so `backlog_limit`,
+            // mean the same on both transports.
+            .childChannelOption(.socketOption(.so_sndbuf), value: 128 * 1024)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { [self] channel in
+                channel.eventLoop.makeCompletedFuture { try configureWebChannel(channel, options: options) }
+            }
+        let listener: Channel
+        if let inherited = options.inheritedListener {
+            listener = try bootstrap.withBoundSocket(inherited).wait()
+        } else {
+            listener = try bootstrap.bind(host: options.host, port: options.port).wait()
+        }
+        let port = listener.localAddress?.port ?? options.port
+        var bound = options
+        bound.port = port
+        try loop.submit { [self] in
+            webSocketListener = listener
+            webSocketAddress = bound.authority
+        }.wait()
+        let how = options.inheritedListener == nil ? "" : " (passed by the service manager)"
+        logger.info("serving ws://\(bound.authority)/stream\(how); pages at http://\(bound.authority)/")
+        if options.inheritedListener == nil, !LoopbackPeer.Endpoint.isLoopbackText(options.host) {
+            logger.warning("the WebSocket listens on \(bound.authority), which is not loopback: other machines can read the stream (commands need a peer whose user is known)")
+        }
+    }
+
+    /// Starts accepting on the WebSocket listener (on the loop).
+    func startAcceptingWebSockets() {
+        loop.assertInEventLoop()
+        webSocketListener?.setOption(.autoRead, value: true).whenSuccess { [self] in webSocketListener?.read() }
+    }
+
+    /// Closes the listener and the connections still in plain HTTP.
+    func stopAcceptingWebSockets() -> EventLoopFuture<Void> {
+        loop.assertInEventLoop()
+        for channel in webRequests.values { channel.close(promise: nil) }
+        webRequests.removeAll()
+        guard let listener = webSocketListener else { return loop.makeSucceededVoidFuture() }
+        webSocketListener = nil
+        let closed = loop.makePromise(of: Void.self)
+        listener.close(promise: closed)
+        return closed.futureResult.recover { _ in }
+    }
+
+    // MARK: HTTP, then the upgrade
+
+    private func configureWebChannel(_ channel: Channel, options: WebSocketOptions) throws {
+        loop.assertInEventLoop()
+        // Plain HTTP connections are not clients and hold no slot; bound
+        // them anyway, and give each 10 s to ask for what it wants.
+        guard webRequests.count < max(64, machine.settings.maxClients) else {
+            channel.close(promise: nil)
+            return
+        }
+        let key = ObjectIdentifier(channel)
+        webRequests[key] = channel
+        channel.closeFuture.whenComplete { [self] _ in webRequests[key] = nil }
+        let deadline = loop.scheduleTask(in: .seconds(10)) { [self] in
+            if webRequests[key] != nil { channel.close(promise: nil) }
+        }
+        let upgrader = NIOWebSocketServerUpgrader(
+            maxFrameSize: machine.settings.lineLimit,
+            automaticErrorHandling: true,
+            shouldUpgrade: { [self] channel, head in
+                channel.eventLoop.makeSucceededFuture(
+                    originAllowed(head, options: options) ? HTTPHeaders() : nil)
+            },
+            upgradePipelineHandler: { [self] channel, _ in
+                channel.eventLoop.makeCompletedFuture {
+                    deadline.cancel()
+                    webRequests[key] = nil
+                    try webSocketUpgraded(channel)
+                }
+            })
+        // swift-nio's HTTP/1 server pipeline, as `configureHTTPServerPipeline`
+        // makes it, with the page handler among the HTTP handlers that the
+        // upgrade removes.
+        let encoder = HTTPResponseEncoder()
+        let decoder = ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes))
+        let pipelining = HTTPServerPipelineHandler()
+        let errors = HTTPServerProtocolErrorHandler()
+        let pages = WebPageHandler(pages: options.pages,
+                                   refusedOrigin: { [self] head in !originAllowed(head, options: options) })
+        let upgrade = HTTPServerUpgradeHandler(upgraders: [upgrader], httpEncoder: encoder,
+                                               extraHTTPHandlers: [decoder, pipelining, errors, pages],
+                                               upgradeCompletionHandler: { _ in })
+        try channel.pipeline.syncOperations.addHandlers([encoder, decoder, pipelining, errors, upgrade, pages])
+    }
+
+    /// An `Origin` the upgrade accepts: none (not a browser), the listener's
+    /// own (its page), or one `allow_origins` names.
+    private func originAllowed(_ head: HTTPRequestHead, options: WebSocketOptions) -> Bool {
+        guard let origin = head.headers.first(name: "origin") else { return true }
+        let allowed = options.allowOrigins
+        if allowed.contains("*") { return true }
+        let lowered = origin.lowercased()
+        if allowed.contains(where: { $0.lowercased() == lowered }) { return true }
+        guard let host = head.headers.first(name: "host")?.lowercased() else { return false }
+        return lowered == "http://\(host)" || lowered == "https://\(host)"
+    }
+
+    /// The connection is a WebSocket now: it is admitted as a client (or
+    /// refused with its final line and a close frame).
+    private func webSocketUpgraded(_ channel: Channel) throws {
+        let operations = channel.pipeline.syncOperations
+        switch admit(.webSocket) {
+        case .refuse(let line, let full):
+            let handler = WebSocketClientHandler(server: self, id: nil)
+            try operations.addHandler(handler)
+            handler.refuse(line: line, code: full ? .init(codeNumber: 1013) : .goingAway)
+        case .admit(let id):
+            connections[id] = ClientConnection(id: id, direct: nil)
+            try operations.addHandler(NIOWebSocketFrameAggregator(
+                minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 4096,
+                maxAccumulatedFrameSize: machine.settings.lineLimit))
+            try operations.addHandler(WebSocketClientHandler(server: self, id: id))
+            let peer = LoopbackPeer.Endpoint(channel.remoteAddress).flatMap { remote in
+                LoopbackPeer.Endpoint(channel.localAddress).flatMap { LoopbackPeer.credentials(peer: remote, local: $0) }
+            }
+            clientActive(id, channel: channel, peer: peer)
+        }
+    }
+
+    /// The code a close frame from the server carries: 1001 while the
+    /// daemon stops (or a replay is over), else 1008 (after a final `error`).
+    var webSocketCloseCode: WebSocketErrorCode {
+        switch machine.phase {
+        case .shuttingDown, .closed: return .goingAway
+        case .starting, .waitingForClients, .serving: return .policyViolation
+        }
+    }
+}
+
+// MARK: Handlers
+
+/// One upgraded client: text messages in → command lines; lines out → one
+/// text message each; pings answered; a binary message, an oversized one
+/// or a protocol error closes with its code; the connection's end → gone.
+final class WebSocketClientHandler: ChannelDuplexHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = WebSocketFrame
+
+    private let server: TransitionServer
+    private let id: ClientID?
+    /// A close frame went out (ours, or the echo of the peer's).
+    private var closeSent = false
+
+    init(server: TransitionServer, id: ClientID?) {
+        self.server = server
+        self.id = id
+    }
+
+    private var context: ChannelHandlerContext?
+
+    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+
+    /// A refused connection: its line (if any) as a message, then a close.
+    func refuse(line: ByteBuffer?, code: WebSocketErrorCode) {
+        guard let context else { return }
+        if let line { writeLines(line, context: context, promise: nil) }
+        closeWith(code, context: context)
+    }
+
+    // MARK: Inbound
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.opcode {
+        case .text:
+            guard let id else { return }
+            var line = frame.unmaskedData
+            line.writeInteger(UInt8(ascii: "\n"))
+            server.received(id, line)
+        case .binary:
+            closeWith(.unacceptableData, context: context)
+        case .ping:
+            var pong = frame.unmaskedData
+            if pong.readableBytes > 125 { pong = pong.getSlice(at: pong.readerIndex, length: 125) ?? pong }
+            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: pong)), promise: nil)
+        case .pong:
+            break
+        case .connectionClose:
+            // The peer closes: echo its code, then close.
+            guard !closeSent else {
+                context.close(promise: nil)
+                return
+            }
+            var data = frame.unmaskedData
+            closeWith(data.readWebSocketErrorCode() ?? .normalClosure, context: context)
+        case .continuation:
+            break   // the aggregator before this handler joins fragments
+        default:
+            closeWith(.protocolError, context: context)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if let id { server.clientGone(id) }
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        switch error {
+        case NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
+            closeWith(.messageTooLarge, context: context)
+        case is NIOWebSocketFrameAggregator.Error:
+            closeWith(.protocolError, context: context)
+        case is NIOWebSocketError:
+            // swift-nio's protocol error handler sends the close frame
+            // (1009 for a frame over the limit) and closes.
+            closeSent = true
+        default:
+            context.close(promise: nil)
+        }
+    }
+
+    // MARK: Outbound
+
+    /// Lines (one or more, each ending in `\n`) → one text message each;
+    /// the write's promise completes with the last.
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard !closeSent else {
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
+        writeLines(unwrapOutboundIn(data), context: context, promise: promise)
+    }
+
+    private func writeLines(_ lines: ByteBuffer, context: ChannelHandlerContext, promise: EventLoopPromise<Void>?) {
+        var bytes = lines
+        while bytes.readableBytes > 0 {
+            let length = bytes.readableBytesView.firstIndex(of: UInt8(ascii: "\n")).map { $0 - bytes.readerIndex }
+                ?? bytes.readableBytes
+            let line = bytes.readSlice(length: length)!
+            if bytes.readableBytes > 0 { bytes.moveReaderIndex(forwardBy: 1) }
+            let frame = WebSocketFrame(fin: true, opcode: .text, data: line)
+            context.write(wrapOutboundOut(frame), promise: bytes.readableBytes == 0 ? promise : nil)
+        }
+    }
+
+    /// The server closes: a close frame first (1001 while the daemon
+    /// stops, else 1008), then the connection.
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        guard mode == .all, !closeSent, context.channel.isActive else {
+            context.close(mode: mode, promise: promise)
+            return
+        }
+        closeSent = true
+        var data = context.channel.allocator.buffer(capacity: 2)
+        data.write(webSocketErrorCode: server.webSocketCloseCode)
+        closeAfter(context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data))),
+                   context: context, promise: promise)
+    }
+
+    /// Closes once the close frame is written, or after 1 s: a peer that
+    /// reads nothing (the reason a backlog closes it) never takes it.
+    private func closeAfter(_ written: EventLoopFuture<Void>, context: ChannelHandlerContext,
+                            promise: EventLoopPromise<Void>?) {
+        let loopBound = context.loopBound
+        var done = false
+        let close = {
+            guard !done else { return }
+            done = true
+            loopBound.value.close(mode: .all, promise: promise)
+        }
+        let deadline = context.eventLoop.scheduleTask(in: .seconds(1)) { close() }
+        written.whenComplete { _ in
+            deadline.cancel()
+            close()
+        }
+    }
+
+    /// Sends a close frame with `code`, then closes the connection.
+    private func closeWith(_ code: WebSocketErrorCode, context: ChannelHandlerContext) {
+        guard !closeSent else { return }
+        closeSent = true
+        var data = context.channel.allocator.buffer(capacity: 2)
+        data.write(webSocketErrorCode: code)
+        closeAfter(context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data))),
+                   context: context, promise: nil)
+    }
+}
+
+/// The plain-HTTP side of the listener: `GET`/`HEAD` of the configured
+/// pages and `/healthz`; 403 for a WebSocket upgrade whose `Origin` is not
+/// allowed; 404, 405 otherwise. Each response closes the connection.
+final class WebPageHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let pages: [String: WebPage]
+    private let refusedOrigin: (HTTPRequestHead) -> Bool
+    private var head: HTTPRequestHead?
+
+    init(pages: [String: WebPage], refusedOrigin: @escaping (HTTPRequestHead) -> Bool) {
+        self.pages = pages
+        self.refusedOrigin = refusedOrigin
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+        case .body:
+            break
+        case .end:
+            guard let head else { return }
+            self.head = nil
+            respond(to: head, context: context)
+        }
+    }
+
+    private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
+        let path = String(head.uri.prefix { $0 != "?" && $0 != "#" })
+        let wantsUpgrade = head.headers.first(name: "upgrade")?.lowercased() == "websocket"
+        if wantsUpgrade {
+            if refusedOrigin(head) {
+                send(.forbidden, "text/plain; charset=utf-8",
+                     Array("transitiond: this Origin may not open the WebSocket (see [server] allow_origins)\n".utf8),
+                     head: head, context: context)
+            } else {
+                send(.badRequest, "text/plain; charset=utf-8",
+                     Array("transitiond: not a valid WebSocket upgrade (RFC 6455: version 13 and a key)\n".utf8),
+                     head: head, context: context)
+            }
+            return
+        }
+        guard head.method == .GET || head.method == .HEAD else {
+            send(.methodNotAllowed, "text/plain; charset=utf-8", Array("transitiond: only GET\n".utf8),
+                 head: head, context: context, extra: [("Allow", "GET, HEAD")])
+            return
+        }
+        if path == "/healthz" {
+            send(.ok, "text/plain; charset=utf-8", Array("ok\n".utf8), head: head, context: context)
+        } else if let page = pages[path] {
+            send(.ok, page.contentType, page.body, head: head, context: context)
+        } else {
+            send(.notFound, "text/plain; charset=utf-8", Array("transitiond: no page at \(path)\n".utf8),
+                 head: head, context: context)
+        }
+    }
+
+    private func send(_ status: HTTPResponseStatus, _ type: String, _ body: [UInt8], head: HTTPRequestHead,
+                      context: ChannelHandlerContext, extra: [(String, String)] = []) {
+        var headers = HTTPHeaders([("Content-Type", type), ("Content-Length", String(body.count)),
+                                   ("Connection", "close"), ("Cache-Control", "no-cache"),
+                                   ("X-Content-Type-Options", "nosniff")])
+        headers.add(contentsOf: extra)
+        let response = HTTPResponseHead(version: head.version, status: status, headers: headers)
+        context.write(wrapOutboundOut(.head(response)), promise: nil)
+        if head.method != .HEAD {
+            var buffer = context.channel.allocator.buffer(capacity: body.count)
+            buffer.writeBytes(body)
+            context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        }
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    }
+}
+
+extension LoopbackPeer.Endpoint {
+    /// The endpoint of a NIO socket address (nil for a Unix one).
+    init?(_ address: SocketAddress?) {
+        guard let address, let port = address.port else { return nil }
+        switch address {
+        case .v4(let v4):
+            var raw = v4.address.sin_addr
+            self.init(address: withUnsafeBytes(of: &raw) { Array($0) }, port: UInt16(port))
+        case .v6(let v6):
+            var raw = v6.address.sin6_addr
+            self.init(address: withUnsafeBytes(of: &raw) { Array($0) }, port: UInt16(port))
+        case .unixDomainSocket:
+            return nil
+        }
+    }
+
+    /// A listen host that is loopback (`127.x`, `::1`).
+    static func isLoopbackText(_ host: String) -> Bool { host.hasPrefix("127.") || host == "::1" }
+}

@@ -1,0 +1,221 @@
+// Type declarations for transitiond.js, the client of transitiond's
+// WebSocket transport.
+
+export declare const PROTOCOL: 1;
+
+export type Phase = 'idle' | 'interacting' | 'animating';
+export type EventType = 'began' | 'changed' | 'ended' | 'animating' | 'finished' | 'cancelled';
+export type Decision = 'finish' | 'cancel';
+export type Reason = 'released' | 'device-lost' | 'client-lost' | 'command' | 'shutdown';
+
+/** One configured transition, as `hello` lists it. */
+export interface TransitionInfo {
+  name: string;
+  gesture: 'edge-pan' | 'swipe' | 'pinch' | string;
+  fingers: number;
+  /** edge-pan: the edge the finger pans in from. */
+  edge?: 'left' | 'right' | 'top' | 'bottom';
+  /** swipe: left | right | up | down; pinch: in | out. */
+  direction?: 'left' | 'right' | 'up' | 'down' | 'in' | 'out';
+}
+
+export interface ActiveTransition {
+  transition: string;
+  phase: 'interacting' | 'animating';
+  progress: number;
+  values: Record<string, number>;
+  target?: number;
+}
+
+export interface Snapshot {
+  protocol: number;
+  version: string;
+  transitions: TransitionInfo[];
+  active: ActiveTransition[];
+  seq?: number;
+  [key: string]: unknown;
+}
+
+export interface HelloMessage extends Snapshot {
+  type: 'hello';
+  /** performance.now() (ms) when the message arrived; not enumerable. */
+  readonly receivedAt: number;
+}
+
+export interface TransitionEvent {
+  type: EventType;
+  transition: string;
+  seq: number;
+  /** Seconds on the daemon's input clock. */
+  time: number;
+  progress: number;
+  /** Progress per second. */
+  velocity: number;
+  values: Record<string, number>;
+  /** `ended` only. */
+  decision?: Decision;
+  /** `ended` only. */
+  reason?: Reason;
+  /** `animating` only: 1 or 0. */
+  target?: number;
+  /** True on the `cancelled` the client makes when the connection drops. */
+  synthetic?: boolean;
+  /** CLOCK_MONOTONIC nanoseconds when the daemon sent it (benchmarks only). */
+  sent?: number;
+  /** performance.now() (ms) when the message arrived; not enumerable. */
+  readonly receivedAt: number;
+  [key: string]: unknown;
+}
+
+export interface Reply {
+  type: 'pong' | 'ok' | 'state' | 'error';
+  id?: number | string;
+  cmd?: string;
+  code?: string;
+  message?: string;
+  [key: string]: unknown;
+}
+
+export type Command =
+  | { cmd: 'ping'; id?: number | string }
+  | { cmd: 'state'; id?: number | string }
+  | { cmd: 'subscribe'; transitions?: string[]; id?: number | string }
+  | { cmd: 'run'; transition: string; to: Decision; id?: number | string }
+  | { cmd: 'drive'; transition: string; progress: number; id?: number | string }
+  | { cmd: 'release'; transition: string; velocity?: number; id?: number | string }
+  | { cmd: 'cancel'; transition: string; id?: number | string }
+  | { cmd: 'reload'; id?: number | string }
+  | { cmd: string; id?: number | string; [key: string]: unknown };
+
+/** A transition as the client last saw it. */
+export interface TransitionState {
+  name: string;
+  gesture?: string;
+  fingers?: number;
+  edge?: string;
+  direction?: string;
+  phase: Phase;
+  progress: number;
+  velocity: number;
+  values: Record<string, number>;
+  target?: number;
+  decision?: Decision;
+  reason?: Reason;
+  /** The last event's time (daemon seconds) and seq. */
+  time?: number;
+  seq?: number;
+  /** The last event was a synthetic `cancelled`. */
+  synthetic: boolean;
+  /** Times this client saw it finish / cancel (kept across hellos). */
+  finished: number;
+  cancelled: number;
+  /** The values last seen at progress 0. */
+  restingValues?: Record<string, number>;
+}
+
+export interface Frame {
+  progress: number;
+  values: Record<string, number>;
+  phase: Phase;
+}
+
+export interface Backoff {
+  /** First wait, seconds (default 0.25). */
+  initial?: number;
+  /** Cap, seconds (default 10). */
+  max?: number;
+  /** Growth per failed attempt (default 2). */
+  factor?: number;
+  /** The wait is scaled by a random factor in [1 − jitter, 1] (default 0.3). */
+  jitter?: number;
+}
+
+export interface ClientOptions {
+  /** Only these transitions (sent as `subscribe` on every connection). */
+  transitions?: string[] | null;
+  /** A WebSocket class (default: the global one). */
+  WebSocket?: new (url: string, protocols?: string | string[]) => WebSocket;
+  protocols?: string | string[];
+  /** Reconnect after the connection drops (default true). */
+  reconnect?: boolean;
+  backoff?: Backoff;
+  /** Seconds to wait for a reply (default 10). */
+  replyTimeout?: number;
+  /** progressAt draws this many seconds behind the stream (default 0.006). */
+  delay?: number;
+  /** At most this many seconds of extrapolation past the newest sample (default 1/60). */
+  maxExtrapolation?: number;
+  /** Seconds of samples kept per transition (default 0.5). */
+  keepSamples?: number;
+}
+
+export interface CloseInfo {
+  code: number;
+  reason: string;
+  wasClean: boolean;
+  willReconnect: boolean;
+}
+
+export interface ClientEventMap {
+  open: { url: string; connection: number };
+  close: CloseInfo;
+  reconnecting: { attempt: number; delay: number };
+  'connect-error': { error: unknown };
+  hello: HelloMessage;
+  event: TransitionEvent;
+  began: TransitionEvent;
+  changed: TransitionEvent;
+  ended: TransitionEvent;
+  animating: TransitionEvent;
+  finished: TransitionEvent;
+  cancelled: TransitionEvent;
+  reply: Reply;
+  error: Reply;
+  message: Record<string, unknown>;
+  'protocol-error': { text: string };
+}
+
+export declare class TransitiondEvent<T = unknown> extends Event {
+  readonly detail: T;
+}
+
+export declare class CommandError extends Error {
+  readonly code: string | undefined;
+  readonly reply: Reply;
+}
+
+export declare class TransitiondClient extends EventTarget {
+  constructor(url: string, options?: ClientOptions);
+  readonly url: string;
+  /** The last hello (undefined before the first). */
+  readonly hello: HelloMessage | undefined;
+  readonly lastSeq: number;
+  readonly lastTime: number;
+  /** Page seconds − daemon seconds for this connection (min of arrival − time). */
+  readonly clockOffset: number | undefined;
+  readonly connections: number;
+  readonly connected: boolean;
+  readonly transitions: string[];
+  readonly inFlight: TransitionState[];
+
+  connect(): this;
+  close(code?: number, reason?: string): void;
+  nextDelay(): number;
+  send(command: Command): Promise<Reply>;
+  on<K extends keyof ClientEventMap>(type: K, handler: (detail: ClientEventMap[K]) => void): () => void;
+  once<K extends keyof ClientEventMap>(
+    type: K,
+    predicate?: (detail: ClientEventMap[K]) => boolean,
+    options?: { timeout?: number },
+  ): Promise<ClientEventMap[K]>;
+  state(name: string): TransitionState | undefined;
+  frameAt(name: string, now?: number): Frame;
+  progressAt(name: string, now?: number): number;
+  bindCSS(
+    element: { style: { setProperty(name: string, value: string): void; removeProperty(name: string): unknown } },
+    name: string,
+    options?: { prefix?: string; onFrame?: (frame: Frame, now: number) => void },
+  ): () => void;
+}
+
+export default TransitiondClient;

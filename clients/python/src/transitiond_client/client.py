@@ -1,0 +1,446 @@
+"""The client: connect, read the stream, send commands, mirror the state."""
+
+import asyncio
+import itertools
+from typing import Any, Awaitable, Callable, Dict, Iterable, List, Optional, Union
+
+from ._paths import socket_path
+from .events import REPLY_TYPES, TRANSITION_EVENTS, Event, decode
+from .mirror import Mirror, TransitionState
+from .transport import Transport, UnixTransport, WebSocketTransport
+
+
+class TransitiondError(Exception):
+    """Base of this package's errors."""
+
+
+class CommandError(TransitiondError):
+    """The daemon answered a command with ``{"type":"error",…}``."""
+
+    def __init__(self, reply: Event):
+        self.reply = reply
+        self.code: str = reply.get("code", "")
+        self.message: str = reply.get("message", "")
+        super().__init__(f"{self.code}: {self.message}")
+
+
+class ProtocolError(TransitiondError):
+    """The daemon's stream did not start with a ``hello``."""
+
+
+class Unavailable(TransitiondError, ConnectionError):
+    """No daemon could be reached (within ``retry_seconds`` when retrying)."""
+
+
+class _End:
+    """Queued after the last event of a client that will read no more."""
+
+    def __init__(self, error: Optional[BaseException] = None):
+        self.error = error
+
+
+Opener = Callable[[], Awaitable[Transport]]
+
+#: Reconnection backoff: the first wait, its growth and its ceiling (seconds).
+BACKOFF_FIRST, BACKOFF_FACTOR, BACKOFF_MAX = 0.1, 2.0, 2.0
+
+
+async def connect(path: Optional[str] = None, *, url: Optional[str] = None,
+                  transitions: Optional[Iterable[str]] = None, reconnect: bool = False,
+                  retry_seconds: float = 30.0, origin: Optional[str] = None,
+                  timeout: float = 10.0,
+                  on_disconnect: Optional[Callable[["Client"], None]] = None) -> "Client":
+    """Connects to a daemon and returns a :class:`Client` once its ``hello``
+    has arrived.
+
+    ``path`` is the Unix socket (default: ``$TRANSITIOND_SOCKET``, else
+    ``$XDG_RUNTIME_DIR/transitiond.sock``, else
+    ``/run/transitiond/transitiond.sock``); ``url`` (``ws://host:port/stream``)
+    uses the daemon's WebSocket instead (``pip install
+    'transitiond-client[websocket]'``), with ``origin`` as its Origin header
+    if given. ``transitions`` subscribes to only these transitions (again
+    after every reconnection). With ``reconnect``, the first connection and
+    every reconnection after a drop are retried with backoff (0.1 s doubling
+    to 2 s) for up to ``retry_seconds``; without it one attempt is made and
+    the iteration ends when the connection does. ``timeout`` bounds the wait
+    for the ``hello`` and for each command's reply. ``on_disconnect(client)``
+    is called when a connection drops (not on :meth:`Client.close`), after
+    the synthetic ``cancelled`` events are queued and before reconnecting."""
+    if path is not None and url is not None:
+        raise ValueError("give a socket path or a WebSocket URL, not both")
+    if url is not None:
+        if not url.startswith(("ws://", "wss://")):
+            raise ValueError(f"not a WebSocket URL: {url}")
+
+        async def opener() -> Transport:
+            return await WebSocketTransport.open(url, origin=origin, open_timeout=timeout)
+        where = url
+    else:
+        resolved = socket_path(path)
+
+        async def opener() -> Transport:
+            return await UnixTransport.open(resolved)
+        where = resolved
+    client = Client(opener, where, reconnect=reconnect, retry_seconds=retry_seconds, timeout=timeout,
+                    on_disconnect=on_disconnect)
+    await client._start(list(transitions) if transitions is not None else None)
+    return client
+
+
+class Client:
+    """A connection to the daemon (use :func:`connect`).
+
+    ``async for event in client`` yields every message of the stream as an
+    :class:`Event` (a dict; ``event.raw`` is the daemon's line): the
+    ``hello``, the transition events, errors the daemon sends on its own,
+    and replies to commands nobody awaits; replies awaited by
+    :meth:`command` are not repeated there. When the connection drops it
+    yields a synthetic ``cancelled`` for each transition in flight. The
+    mirror (``client.transitions``) is kept up to date as lines arrive, even
+    when nobody iterates."""
+
+    def __init__(self, opener: Opener, where: str, *, reconnect: bool = False,
+                 retry_seconds: float = 30.0, timeout: float = 10.0,
+                 on_disconnect: Optional[Callable[["Client"], None]] = None):
+        self.where = where
+        self.on_disconnect = on_disconnect
+        self.reconnect = reconnect
+        self.retry_seconds = retry_seconds
+        self.timeout = timeout
+        self.mirror = Mirror()
+        #: The last ``hello`` (a later one means the daemon's config changed,
+        #: or the client reconnected).
+        self.hello: Optional[Event] = None
+        #: How many times the client reconnected after a drop.
+        self.reconnections = 0
+        self._opener = opener
+        self._transport: Optional[Transport] = None
+        self._queue: "asyncio.Queue[Union[Event, _End]]" = asyncio.Queue()
+        self._pending: Dict[Any, "asyncio.Future[Event]"] = {}
+        self._ids = itertools.count(1)
+        self._filter: Optional[List[str]] = None
+        self._task: Optional["asyncio.Task[None]"] = None
+        self._closing = False
+        self._ended = False
+
+    # MARK: State
+
+    @property
+    def transitions(self) -> Dict[str, TransitionState]:
+        """Each transition's mirrored state, by name."""
+        return self.mirror.transitions
+
+    @property
+    def connected(self) -> bool:
+        return self._transport is not None
+
+    @property
+    def close_code(self) -> Optional[int]:
+        """The WebSocket close code of the last connection, when it had one."""
+        return self._last_close_code
+
+    _last_close_code: Optional[int] = None
+
+    # MARK: Connection
+
+    async def _start(self, transitions: Optional[List[str]]) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + (self.retry_seconds if self.reconnect else 0)
+        transport = await self._open_with_retry(deadline)
+        self._attach(transport)
+        if transitions:
+            try:
+                await self.subscribe(transitions)
+            except ConnectionError:
+                # The connection went before the reply (e.g. a short replay
+                # ended): the filter stays, what arrived is read as usual,
+                # and a reconnection subscribes again.
+                self._filter = transitions
+            except BaseException:
+                await self.close()
+                raise
+
+    async def _open_with_retry(self, deadline: float) -> Transport:
+        loop = asyncio.get_running_loop()
+        delay = BACKOFF_FIRST
+        while True:
+            try:
+                return await self._open_once()
+            except (OSError, ProtocolError, asyncio.TimeoutError) as error:
+                if _is_refusal(error):
+                    raise
+                remaining = deadline - loop.time()
+                if remaining <= 0:
+                    raise Unavailable(f"cannot reach transitiond at {self.where}: {_describe(error)}") from error
+                await asyncio.sleep(min(delay, remaining))
+                delay = min(delay * BACKOFF_FACTOR, BACKOFF_MAX)
+
+    async def _open_once(self) -> Transport:
+        """A transport whose hello has been read and applied (and queued)."""
+        transport = await asyncio.wait_for(self._opener(), self.timeout)
+        try:
+            raw = await asyncio.wait_for(transport.receive(), self.timeout)
+            hello = decode(raw) if raw is not None else None
+            if hello is None or hello.get("type") != "hello":
+                what = "the connection closed" if raw is None else f"the first line is {raw[:80]!r}"
+                raise ProtocolError(f"{self.where}: expected a hello, but {what}")
+        except BaseException:
+            await transport.close()
+            raise
+        self._deliver(hello)
+        return transport
+
+    def _attach(self, transport: Transport) -> None:
+        self._transport = transport
+        self._task = asyncio.get_running_loop().create_task(self._read_loop())
+
+    async def _read_loop(self) -> None:
+        try:
+            await self._read_connections()
+        except asyncio.CancelledError:
+            self._finish()
+            raise
+        except Exception as error:      # a bug, or an error of the transport library
+            self._transport = None
+            self._fail_pending(ConnectionResetError(str(error)))
+            self._finish(error)
+
+    async def _read_connections(self) -> None:
+        while True:
+            transport = self._transport
+            assert transport is not None
+            while True:
+                raw = await transport.receive()
+                if raw is None:
+                    break
+                message = decode(raw)
+                if message is not None:
+                    self._deliver(message)
+            self._last_close_code = transport.close_code
+            self._transport = None
+            await transport.close()
+            self._fail_pending(ConnectionResetError(f"the connection to {self.where} was lost"))
+            if self._closing:
+                self._finish()
+                return
+            for cancel in self.mirror.synthetic_cancellations():
+                self._deliver(cancel)
+            if self.on_disconnect is not None:
+                self.on_disconnect(self)
+            if not self.reconnect:
+                self._finish()
+                return
+            loop = asyncio.get_running_loop()
+            try:
+                transport = await self._open_with_retry(loop.time() + self.retry_seconds)
+            except Exception as error:
+                self._finish(error if isinstance(error, Unavailable) else Unavailable(
+                    f"cannot reach transitiond at {self.where}: {_describe(error)}"))
+                return
+            if self._closing:
+                await transport.close()
+                self._finish()
+                return
+            self._transport = transport
+            self.reconnections += 1
+            if self._filter:
+                self._resubscribe(self._filter)
+
+    def _finish(self, error: Optional[BaseException] = None) -> None:
+        if not self._ended:
+            self._ended = True
+            self._queue.put_nowait(_End(error))
+
+    def _fail_pending(self, error: BaseException) -> None:
+        pending, self._pending = self._pending, {}
+        for future in pending.values():
+            if not future.done():
+                future.set_exception(error)
+
+    def _deliver(self, message: Event) -> None:
+        """Routes one message: to the command awaiting it, or to the mirror
+        and the queue."""
+        kind = message.get("type")
+        if kind in REPLY_TYPES and "id" in message:
+            future = self._pending.pop(_key(message["id"]), None)
+            if future is not None:
+                if kind == "state":
+                    self.mirror.apply(message)
+                if not future.done():
+                    future.set_result(message)
+                return
+        if kind in TRANSITION_EVENTS and self._filter and message.get("transition") not in self._filter:
+            return      # sent before our subscription took effect
+        if kind == "hello":
+            self.hello = message
+        self.mirror.apply(message)
+        self._queue.put_nowait(message)
+
+    async def close(self) -> None:
+        """Closes the connection; the iteration ends after what was queued."""
+        self._closing = True
+        transport = self._transport
+        if transport is not None:
+            await transport.close()
+        task = self._task
+        if task is not None and transport is None and not task.done():
+            task.cancel()           # between connections: stop retrying
+        if task is not None and task is not asyncio.current_task():
+            try:
+                await asyncio.wait_for(asyncio.shield(task), 5)
+            except (asyncio.TimeoutError, asyncio.CancelledError):
+                task.cancel()
+        self._fail_pending(ConnectionResetError("the client was closed"))
+        self._finish()
+
+    async def __aenter__(self) -> "Client":
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.close()
+
+    # MARK: Reading
+
+    def __aiter__(self) -> "Client":
+        return self
+
+    async def __anext__(self) -> Event:
+        item = await self._queue.get()
+        if isinstance(item, _End):
+            self._queue.put_nowait(item)     # every later read ends too
+            if item.error is not None:
+                raise item.error
+            raise StopAsyncIteration
+        return item
+
+    async def receive(self, timeout: Optional[float] = None) -> Event:
+        """The next message (StopAsyncIteration once the stream is over;
+        ``asyncio.TimeoutError`` after ``timeout`` seconds)."""
+        return await asyncio.wait_for(self.__anext__(), timeout)
+
+    async def wait_for(self, predicate: Callable[[Event], bool], timeout: float) -> List[Event]:
+        """Reads messages until one satisfies ``predicate``; returns all of
+        them read, that one last. Raises ``asyncio.TimeoutError`` when none
+        does within ``timeout`` seconds, ``EOFError`` if the stream ends."""
+        seen: List[Event] = []
+
+        async def run() -> List[Event]:
+            async for message in self:
+                seen.append(message)
+                if predicate(message):
+                    return seen
+            raise EOFError(f"the stream ended before the awaited message (read {len(seen)})")
+        return await asyncio.wait_for(run(), timeout)
+
+    # MARK: Commands
+
+    async def command(self, command: Dict[str, Any], timeout: Optional[float] = None) -> Event:
+        """Sends a command and returns its reply (``pong``, ``ok``,
+        ``state``). Gives it an ``id`` if it has none. Raises
+        :class:`CommandError` for an ``error`` reply, ``ConnectionError`` if
+        the connection is (or goes) away first, ``asyncio.TimeoutError``
+        after ``timeout`` (default: the client's)."""
+        transport = self._transport
+        if transport is None:
+            raise ConnectionResetError(f"not connected to {self.where}")
+        command = dict(command)
+        if "id" not in command:
+            command["id"] = f"py-{next(self._ids)}"
+        key = _key(command["id"])
+        if key in self._pending:
+            raise ValueError(f"a command with id {command['id']!r} is still waiting for its reply")
+        future: "asyncio.Future[Event]" = asyncio.get_running_loop().create_future()
+        self._pending[key] = future
+        try:
+            await transport.send(command)
+            reply = await asyncio.wait_for(asyncio.shield(future), self.timeout if timeout is None else timeout)
+        finally:
+            if self._pending.get(key) is future:
+                del self._pending[key]
+        if reply.get("type") == "error":
+            raise CommandError(reply)
+        return reply
+
+    async def ping(self) -> Event:
+        return await self.command({"cmd": "ping"})
+
+    async def state(self) -> Event:
+        """The daemon's snapshot (it also resets the mirror)."""
+        return await self.command({"cmd": "state"})
+
+    async def subscribe(self, transitions: Iterable[str] = ()) -> Event:
+        """From now on receive only these transitions' events (none: all)."""
+        names = list(transitions)
+        previous = self._filter
+        self._filter = names or None
+        try:
+            return await self.command({"cmd": "subscribe", "transitions": names})
+        except BaseException:
+            self._filter = previous
+            raise
+
+    def _resubscribe(self, names: List[str]) -> None:
+        """After a reconnection: subscribe again without waiting (the read
+        loop is the one that would see the reply). An error reply is queued."""
+        transport = self._transport
+        assert transport is not None
+        key = f"py-{next(self._ids)}"
+        future: "asyncio.Future[Event]" = asyncio.get_running_loop().create_future()
+        self._pending[key] = future
+
+        def done(f: "asyncio.Future[Event]") -> None:
+            if not f.cancelled() and f.exception() is None and f.result().get("type") == "error":
+                self._queue.put_nowait(f.result())
+        future.add_done_callback(done)
+        asyncio.get_running_loop().create_task(
+            _send_quietly(transport, {"cmd": "subscribe", "transitions": names, "id": key}))
+
+    async def run(self, transition: str, to: str = "finish") -> Event:
+        """A non-interactive animated transition to ``finish`` or ``cancel``."""
+        return await self.command({"cmd": "run", "transition": transition, "to": to})
+
+    async def drive(self, transition: str, progress: float) -> Event:
+        """Drives a transition like a finger would (0…1)."""
+        return await self.command({"cmd": "drive", "transition": transition, "progress": progress})
+
+    async def release(self, transition: str, velocity: Optional[float] = None) -> Event:
+        """Ends a driven transition (without ``velocity``, the daemon
+        estimates it from the drive times)."""
+        command: Dict[str, Any] = {"cmd": "release", "transition": transition}
+        if velocity is not None:
+            command["velocity"] = velocity
+        return await self.command(command)
+
+    async def cancel(self, transition: str) -> Event:
+        return await self.command({"cmd": "cancel", "transition": transition})
+
+    async def reload(self) -> Event:
+        """Has the daemon re-read its config file."""
+        return await self.command({"cmd": "reload"})
+
+
+async def _send_quietly(transport: Transport, command: Dict[str, Any]) -> None:
+    try:
+        await transport.send(command)
+    except (ConnectionError, OSError):
+        pass        # the read loop sees the drop
+
+
+def _key(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _is_refusal(error: BaseException) -> bool:
+    """Errors that retrying cannot fix: no permission to connect, a refused
+    WebSocket handshake (e.g. 403 for the Origin)."""
+    if isinstance(error, PermissionError):
+        return True
+    return type(error).__name__ in ("InvalidStatus", "InvalidStatusCode", "InvalidHandshake", "InvalidURI")
+
+
+def _describe(error: BaseException) -> str:
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error) or type(error).__name__
