@@ -81,6 +81,8 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
+        // The Swift client example of docs/examples (built with the package, so it keeps compiling).
+        .executableTarget(name: "stream-client-example", dependencies: ["StreamClient"], path: "docs/examples/swift"),
         // Test support shared by the test targets: project paths, the real binary run as a process,
         // a line client, temporary paths, a seeded generator, bounded waits.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

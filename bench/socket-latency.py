@@ -54,6 +54,9 @@ FLOOR, SUBSCRIBER = env["FLOOR"], env["SUBSCRIBER"]
 TRANSITIOND = env.get("TRANSITIOND", "")
 BASELINE = env.get("BASELINE", "")
 FLOOR_ONLY = env.get("FLOOR_ONLY", "0") not in ("", "0")
+# WEBSOCKET=1: transitiond's two transports side by side (Unix socket
+# subscribers against WebSocket subscribers of the same replay), no floor.
+WEBSOCKET = env.get("WEBSOCKET", "0") not in ("", "0")
 RECORDING = env["RECORDING"]
 SIZES = [int(s) for s in env.get("SIZES", "1 10 100 1000").split()]
 ROUNDS = int(env.get("ROUNDS", "3"))
@@ -241,6 +244,11 @@ def run_one(kind, n, workdir, config, line_bytes):
         argv = [BASELINE if kind == "baseline" else TRANSITIOND, "replay", "--socket", sock, "--config", config, "--speed", "1",
                 "--loop", str(loops), "--stamp-sent"]
         extra = {"preexec_fn": die_with_parent}
+    target = sock
+    if kind == "websocket":
+        port = free_port()
+        argv += ["--websocket", "127.0.0.1:%d" % port]
+        target = "ws://127.0.0.1:%d" % port
     if WAIT_CLIENTS:
         argv += ["--wait-clients", str(n)]
     if kind != "floor":
@@ -268,7 +276,7 @@ def run_one(kind, n, workdir, config, line_bytes):
             with open(sub_log, "ab") as log:
                 for i in range(n):
                     subs.append(start(
-                        [SUBSCRIBER, sock, os.path.join(run_dir, "%d.lat" % i),
+                        [SUBSCRIBER, target, os.path.join(run_dir, "%d.lat" % i),
                          "--ready-fd", str(ready_w), "--timeout", str(int(total_bound + 60))],
                         stdout=subprocess.DEVNULL, stderr=log, pass_fds=(ready_w,)))
             os.close(ready_w)
@@ -347,6 +355,39 @@ def run_one(kind, n, workdir, config, line_bytes):
 
 # ---------------------------------------------------------------------------
 # The table
+
+
+def free_port():
+    """A loopback TCP port nothing listens on now."""
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def websocket_table(results):
+    """Unix socket against WebSocket subscribers, and what WebSocket adds."""
+    keys = ["p50", "p99", "max", "cpu", "rate"]
+    med = {}
+    for kind in ("transitiond", "websocket"):
+        for n in SIZES:
+            runs = results.get((kind, n), [])
+            med[kind, n] = {k: statistics.median(r[k] for r in runs) if runs else float("nan") for k in keys}
+    head = ["subscribers", "Unix p50 ms", "Unix p99 ms", "WebSocket p50 ms", "WebSocket p99 ms",
+            "added p50 ms", "added p99 ms", "Unix CPU %", "WebSocket CPU %", "Unix lines/s", "WebSocket lines/s"]
+    rows = []
+    verdicts = []
+    for n in SIZES:
+        u, w = med["transitiond", n], med["websocket", n]
+        rows.append([str(n), ms(u["p50"]), ms(u["p99"]), ms(w["p50"]), ms(w["p99"]),
+                     "%.3f" % (w["p50"] - u["p50"]), "%.3f" % (w["p99"] - u["p99"]),
+                     fmt(u["cpu"], 1), fmt(w["cpu"], 1), fmt(u["rate"], 0), fmt(w["rate"], 0)])
+        added = w["p99"] - u["p99"]
+        verdicts.append("%d: WebSocket adds %.3f ms at p99%s" % (
+            n, added, (" (goal ≤ 0.2 ms: %s)" % ("ok" if added <= 0.2 else "OVER")) if n == 1 else ""))
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---:" for _ in head) + "|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines), verdicts
 
 
 def fmt(v, digits=2):
@@ -437,7 +478,8 @@ def against_baseline(med):
 
 
 def write_doc(text):
-    begin, finish = "<!-- socket-latency:begin -->", "<!-- socket-latency:end -->"
+    marker = "websocket-latency" if WEBSOCKET else "socket-latency"
+    begin, finish = "<!-- %s:begin -->" % marker, "<!-- %s:end -->" % marker
     section = "%s\n%s\n%s" % (begin, text.rstrip("\n"), finish)
     old = open(DOC, encoding="utf-8").read() if os.path.exists(DOC) else \
         "# Benchmarks\n\n## Socket fan-out\n\n"
@@ -473,7 +515,8 @@ def measure_line_bytes(workdir):
 def main():
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, on_signal)
-    kinds = ["floor"] if FLOOR_ONLY else ["floor", "transitiond"] + (["baseline"] if BASELINE else [])
+    kinds = ["transitiond", "websocket"] if WEBSOCKET else \
+        ["floor"] if FLOOR_ONLY else ["floor", "transitiond"] + (["baseline"] if BASELINE else [])
     workdir = tempfile.mkdtemp(prefix="socket-latency-")
     results = {}
     failures = []
@@ -525,7 +568,10 @@ def main():
         end(list(live), 10.0)
         shutil.rmtree(workdir, ignore_errors=True)
 
-    text, med = table(results, kinds)
+    if WEBSOCKET:
+        text, verdicts = websocket_table(results)
+    else:
+        text, med = table(results, kinds)
     when = time.strftime("%Y-%m-%d", time.localtime(started))
     summary = [
         "Run %s on %s CPUs (nproc), commit %s; %d round%s per size, medians; "
@@ -550,7 +596,11 @@ def main():
                 "is 240/s; fewer: the server fell behind or coalesced)."]
     if failures:
         summary += ["", "Failed runs (not in the medians; see the run log): " + "; ".join(failures) + "."]
-    if FLOOR_ONLY:
+    if WEBSOCKET:
+        summary += ["", "Unix: subscribers on the Unix socket; WebSocket: the same subscriber program "
+                    "(bench/socket-subscriber.c) as a WebSocket client of `--websocket`, in runs of their own, "
+                    "alternating. " + "; ".join(verdicts) + "."]
+    elif FLOOR_ONLY:
         summary += ["", "Floor only (`FLOOR_ONLY=1`): transitiond was not measured."]
     else:
         summary += ["", "Targets (issue 3): " + "; ".join(verdict(med)) + "."]

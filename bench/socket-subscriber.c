@@ -9,6 +9,12 @@
  * line that read delivered. Latency = received - sent.
  *
  *   socket-subscriber SOCKET OUTPUT [--count N] [--ready-fd FD] [--timeout S]
+ *   socket-subscriber ws://127.0.0.1:PORT OUTPUT [...]
+ *
+ * With a ws:// address it is a WebSocket client of transitiond's WebSocket
+ * transport instead (TCP, the RFC 6455 opening handshake, then each text
+ * message is one line), to compare the two transports with the same
+ * reader: `received` is taken the same way, after each read(2).
  *
  * OUTPUT gets the samples when the subscriber stops: a 16-byte header
  * ("TDLAT1\0\0", then the sample count as a little-endian uint64) followed by
@@ -45,6 +51,9 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <arpa/inet.h>
 
 struct sample {
 	int64_t sent;
@@ -141,13 +150,156 @@ static int save(const char *path, const struct sample *s, uint64_t n)
 	return 0;
 }
 
+/* What the reader keeps: the samples, and whether the first line came. */
+static struct sample *samples;
+static size_t cap = 1 << 12;
+static uint64_t n;
+static uint64_t count;
+static int ready_fd = -1;
+static int first_line = 1;
+
+/* One line [p, end) read at `received`: 0 to go on, 1 when --count is
+ * reached, -1 on an allocation failure, 4 when the server refused us. */
+static int take_line(const char *p, const char *end, int64_t received)
+{
+	if (first_line) {
+		first_line = 0;
+		if (end - p >= 15 && memcmp(p, "{\"type\":\"error\"", 15) == 0) {
+			fprintf(stderr, "socket-subscriber: the server says: %.*s\n", (int)(end - p), p);
+			return 4;
+		}
+		if (ready_fd >= 0) {
+			(void)!write(ready_fd, "r", 1);
+			close(ready_fd);
+			ready_fd = -1;
+		}
+	}
+	int64_t sent = sent_of(p, end);
+	if (sent < 0)
+		return 0;
+	if (n == cap) {
+		cap *= 2;
+		struct sample *bigger = realloc(samples, cap * sizeof *samples);
+		if (!bigger) {
+			perror("realloc");
+			return -1;
+		}
+		samples = bigger;
+	}
+	samples[n].sent = sent;
+	samples[n].received = received;
+	n++;
+	return count && n >= count ? 1 : 0;
+}
+
+/* Connects to 127.0.0.1:PORT of "ws://HOST:PORT[/...]" and makes the
+ * WebSocket opening handshake; -1 on failure. Bytes read past the
+ * response's head are left in buf (*have). */
+static int connect_websocket(const char *url, char *buf, size_t size, size_t *have)
+{
+	char host[64];
+	int port = 0;
+	if (sscanf(url, "ws://%63[^:]:%d", host, &port) != 2 || port <= 0 || port > 65535) {
+		fprintf(stderr, "socket-subscriber: not ws://IPV4:PORT: %s\n", url);
+		return -1;
+	}
+	struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	if (inet_pton(AF_INET, host, &addr.sin_addr) != 1) {
+		fprintf(stderr, "socket-subscriber: not an IPv4 address: %s\n", host);
+		return -1;
+	}
+	int fd = -1;
+	for (int attempt = 0;; attempt++) {
+		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd >= 0 && connect(fd, (struct sockaddr *)&addr, sizeof addr) == 0)
+			break;
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		if (stopping || attempt >= 500 || (e != ECONNREFUSED && e != EINTR && e != EAGAIN)) {
+			fprintf(stderr, "socket-subscriber: connect %s: %s\n", url, strerror(e));
+			return -1;
+		}
+		usleep(10000);
+	}
+	int one = 1;
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	char request[256];
+	int len = snprintf(request, sizeof request,
+			   "GET /stream HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+			   "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n", host, port);
+	if (write_all(fd, request, (size_t)len) < 0) {
+		perror("socket-subscriber: write");
+		return -1;
+	}
+	*have = 0;
+	for (;;) {
+		ssize_t r = read(fd, buf + *have, size - *have);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			fprintf(stderr, "socket-subscriber: no handshake response from %s\n", url);
+			return -1;
+		}
+		*have += (size_t)r;
+		char *head_end = memmem(buf, *have, "\r\n\r\n", 4);
+		if (!head_end)
+			continue;
+		if (*have < 12 || memcmp(buf, "HTTP/1.1 101", 12) != 0) {
+			fprintf(stderr, "socket-subscriber: the upgrade was refused: %.*s\n", (int)(head_end - buf), buf);
+			return -1;
+		}
+		size_t rest = *have - (size_t)(head_end + 4 - buf);
+		memmove(buf, head_end + 4, rest);
+		*have = rest;
+		return fd;
+	}
+}
+
+/* Frames in buf[0, *have): each complete text message is a line. Returns
+ * what take_line returned to stop (or 3 for a close frame), else 0; what
+ * is left of an incomplete frame is moved to the start. */
+static int take_frames(char *buf, size_t *have, int64_t received)
+{
+	size_t at = 0;
+	int status = 0;
+	while (*have - at >= 2) {
+		unsigned char *h = (unsigned char *)buf + at;
+		size_t head = 2, length = h[1] & 0x7f;
+		if (length == 126) {
+			if (*have - at < 4)
+				break;
+			length = ((size_t)h[2] << 8) | h[3];
+			head = 4;
+		} else if (length == 127) {
+			if (*have - at < 10)
+				break;
+			length = 0;
+			for (int i = 2; i < 10; i++)
+				length = (length << 8) | h[i];
+			head = 10;
+		}
+		if (*have - at < head + length)
+			break;
+		const char *payload = buf + at + head;
+		at += head + length;
+		int opcode = h[0] & 0x0f;
+		if (opcode == 0x8)
+			return 3;
+		if (opcode == 0x1 && (status = take_line(payload, payload + length, received)) != 0)
+			return status;
+	}
+	*have -= at;
+	if (*have && at)
+		memmove(buf, buf + at, *have);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3)
 		usage();
 	const char *path = argv[1], *output = argv[2];
-	uint64_t count = 0;
-	int ready_fd = -1;
 	unsigned timeout = 0;
 	for (int i = 3; i < argc; i++) {
 		if (i + 1 >= argc)
@@ -181,47 +333,57 @@ int main(int argc, char **argv)
 	if (timeout)
 		alarm(timeout);
 
-	struct sockaddr_un addr;
-	memset(&addr, 0, sizeof addr);
-	addr.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof addr.sun_path) {
-		fprintf(stderr, "socket-subscriber: socket path too long: %s\n", path);
-		return 64;
-	}
-	strcpy(addr.sun_path, path);
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		perror("socket");
-		return 2;
-	}
-	/* A full accept backlog makes a blocking connect wait; a missing or
-	 * refusing socket is retried for up to 5 s. */
-	for (int attempt = 0;; attempt++) {
-		if (connect(fd, (struct sockaddr *)&addr, sizeof addr) == 0)
-			break;
-		if (errno == EINTR && !stopping)
-			continue;
-		if (stopping || attempt >= 500 || (errno != ENOENT && errno != ECONNREFUSED && errno != EAGAIN)) {
-			fprintf(stderr, "socket-subscriber: connect %s: %s\n", path, strerror(errno));
-			return 2;
-		}
-		usleep(10000);
-	}
-	sock = fd;
-	if (stopping)
-		shutdown(fd, SHUT_RDWR);
-
-	size_t cap = 1 << 12;
-	uint64_t n = 0;
-	struct sample *samples = malloc(cap * sizeof *samples);
+	samples = malloc(cap * sizeof *samples);
 	if (!samples) {
 		perror("malloc");
 		return 1;
 	}
-
 	static char buf[1 << 16];
-	size_t have = 0; /* bytes of an unfinished line at the start of buf */
-	int first_line = 1, status = 0;
+	size_t have = 0; /* bytes of an unfinished line (or frame) at the start of buf */
+	int status = 0;
+	int websocket = strncmp(path, "ws://", 5) == 0;
+	int fd;
+	if (websocket) {
+		fd = connect_websocket(path, buf, sizeof buf, &have);
+		if (fd < 0)
+			return 2;
+		sock = fd;
+		if (stopping)
+			shutdown(fd, SHUT_RDWR);
+		if (have && (status = take_frames(buf, &have, now_ns())) != 0)
+			goto done;
+	} else {
+		struct sockaddr_un addr;
+		memset(&addr, 0, sizeof addr);
+		addr.sun_family = AF_UNIX;
+		if (strlen(path) >= sizeof addr.sun_path) {
+			fprintf(stderr, "socket-subscriber: socket path too long: %s\n", path);
+			return 64;
+		}
+		strcpy(addr.sun_path, path);
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0) {
+			perror("socket");
+			return 2;
+		}
+		/* A full accept backlog makes a blocking connect wait; a missing or
+		 * refusing socket is retried for up to 5 s. */
+		for (int attempt = 0;; attempt++) {
+			if (connect(fd, (struct sockaddr *)&addr, sizeof addr) == 0)
+				break;
+			if (errno == EINTR && !stopping)
+				continue;
+			if (stopping || attempt >= 500 || (errno != ENOENT && errno != ECONNREFUSED && errno != EAGAIN)) {
+				fprintf(stderr, "socket-subscriber: connect %s: %s\n", path, strerror(errno));
+				return 2;
+			}
+			usleep(10000);
+		}
+		sock = fd;
+		if (stopping)
+			shutdown(fd, SHUT_RDWR);
+	}
+
 	for (;;) {
 		if (have == sizeof buf) {
 			fprintf(stderr, "socket-subscriber: a line over %zu bytes\n", sizeof buf);
@@ -244,51 +406,31 @@ int main(int argc, char **argv)
 				status = 3; /* the server closed the connection */
 			break;
 		}
-		char *p = buf, *end = buf + have + r;
-		char *nl;
-		int done = 0;
-		while ((nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-			if (first_line) {
-				first_line = 0;
-				if (nl - p >= 15 && memcmp(p, "{\"type\":\"error\"", 15) == 0) {
-					fprintf(stderr, "socket-subscriber: the server says: %.*s\n", (int)(nl - p), p);
-					return 4;
-				}
-				if (ready_fd >= 0) {
-					(void)!write(ready_fd, "r", 1);
-					close(ready_fd);
-					ready_fd = -1;
-				}
+		have += (size_t)r;
+		int taken;
+		if (websocket) {
+			taken = take_frames(buf, &have, received);
+		} else {
+			char *p = buf, *end = buf + have, *nl;
+			taken = 0;
+			while (!taken && (nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+				taken = take_line(p, nl, received);
+				p = nl + 1;
 			}
-			int64_t sent = sent_of(p, nl);
-			if (sent >= 0) {
-				if (n == cap) {
-					cap *= 2;
-					struct sample *bigger = realloc(samples, cap * sizeof *samples);
-					if (!bigger) {
-						perror("realloc");
-						status = 1;
-						done = 1;
-						break;
-					}
-					samples = bigger;
-				}
-				samples[n].sent = sent;
-				samples[n].received = received;
-				n++;
-				if (count && n >= count) {
-					done = 1;
-					break;
-				}
-			}
-			p = nl + 1;
+			have = (size_t)(end - p);
+			if (have && p != buf)
+				memmove(buf, p, have);
 		}
-		if (done)
+		if (taken == 4)
+			return 4;
+		if (taken != 0) {
+			status = taken == 1 ? 0 : taken == 3 ? (stopping ? 0 : 3) : 1;
 			break;
-		have = (size_t)(end - p);
-		if (have && p != buf)
-			memmove(buf, p, have);
+		}
 	}
+done:
+	if (status == 4)
+		return 4;
 	close(fd);
 	if (save(output, samples, n) < 0)
 		return 1;

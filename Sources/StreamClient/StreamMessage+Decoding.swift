@@ -140,7 +140,8 @@ private struct Fields {
                 fingers = n
             }
             transitions.append(TransitionInfo(name: name, gesture: try inner.optionalString("gesture"),
-                                              fingers: fingers))
+                                              fingers: fingers, edge: try inner.optionalString("edge"),
+                                              direction: try inner.optionalString("direction")))
         }
         var active: [ActiveTransition] = []
         for (k, item) in try array("active").enumerated() {

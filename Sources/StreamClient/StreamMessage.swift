@@ -52,11 +52,18 @@ public struct TransitionInfo: Sendable, Equatable {
     /// `edge-pan`, `swipe`, `pinch` (nil when absent).
     public var gesture: String?
     public var fingers: Int?
+    /// An edge-pan's edge: `left`, `right`, `top`, `bottom` (nil otherwise).
+    public var edge: String?
+    /// A swipe's (`left`, `right`, `up`, `down`) or pinch's (`in`, `out`) direction.
+    public var direction: String?
 
-    public init(name: String, gesture: String? = nil, fingers: Int? = nil) {
+    public init(name: String, gesture: String? = nil, fingers: Int? = nil, edge: String? = nil,
+                direction: String? = nil) {
         self.name = name
         self.gesture = gesture
         self.fingers = fingers
+        self.edge = edge
+        self.direction = direction
     }
 }
 

@@ -11,6 +11,9 @@ public struct StreamMirror: Sendable, Equatable {
         public var name: String
         public var gesture: String?
         public var fingers: Int?
+        /// Where it comes from: an edge-pan's edge, a swipe's or pinch's direction.
+        public var edge: String?
+        public var direction: String?
         public var phase: TransitionPhase = .idle
         public var progress: Double = 0
         public var velocity: Double = 0
@@ -135,6 +138,8 @@ public struct StreamMirror: Sendable, Equatable {
             var entry = fresh(info.name)
             entry.gesture = info.gesture
             entry.fingers = info.fingers
+            entry.edge = info.edge
+            entry.direction = info.direction
             return entry
         }
         for active in snapshot.active {

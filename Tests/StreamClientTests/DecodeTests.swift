@@ -22,10 +22,10 @@ struct DecodeTests {
     }
 
     @Test func hello() throws {
-        let line = #"{"type":"hello","protocol":1,"version":"0.1.0","transitions":[{"name":"back","gesture":"edge-pan","fingers":1}],"active":[{"transition":"back","phase":"interacting","progress":0.42,"values":{"dim":0.16}}],"seq":17}"#
+        let line = #"{"type":"hello","protocol":1,"version":"0.1.0","transitions":[{"name":"back","gesture":"edge-pan","fingers":1,"edge":"left"}],"active":[{"transition":"back","phase":"interacting","progress":0.42,"values":{"dim":0.16}}],"seq":17}"#
         #expect(try decode(line) == .hello(StreamSnapshot(
             protocolVersion: 1, version: "0.1.0",
-            transitions: [TransitionInfo(name: "back", gesture: "edge-pan", fingers: 1)],
+            transitions: [TransitionInfo(name: "back", gesture: "edge-pan", fingers: 1, edge: "left")],
             active: [ActiveTransition(transition: "back", phase: .interacting, progress: 0.42,
                                       values: [PropertyValue("dim", 0.16)])],
             seq: 17)))
@@ -40,10 +40,12 @@ struct DecodeTests {
     }
 
     @Test func animatingSnapshot() throws {
-        let line = #"{"type":"state","transitions":[{"name":"back","gesture":"edge-pan","fingers":1},{"name":"home","gesture":"swipe","fingers":3}],"active":[{"transition":"home","phase":"animating","progress":0.8,"values":{},"target":1}],"seq":99}"#
+        let line = #"{"type":"state","transitions":[{"name":"back","gesture":"edge-pan","fingers":1},{"name":"home","gesture":"swipe","fingers":3,"direction":"up"}],"active":[{"transition":"home","phase":"animating","progress":0.8,"values":{},"target":1}],"seq":99}"#
         guard case .state(let snapshot) = try decode(line) else { Issue.record("not a state"); return }
         #expect(snapshot.protocolVersion == nil)
         #expect(snapshot.transitions.map(\.name) == ["back", "home"])
+        #expect(snapshot.transitions.map(\.direction) == [nil, "up"])
+        #expect(snapshot.transitions.map(\.edge) == [nil, nil])
         #expect(snapshot.active == [ActiveTransition(transition: "home", phase: .animating, progress: 0.8, target: 1)])
         #expect(snapshot.seq == 99)
     }

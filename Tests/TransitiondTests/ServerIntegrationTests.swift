@@ -485,3 +485,33 @@ struct ServerIntegrationTests {
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "keep me")
     }
 }
+
+/// The Swift client example (docs/examples/swift, built with the package as
+/// `stream-client-example`) against a real replay: it names where each
+/// transition comes from and ends with nothing in flight.
+@Suite struct SwiftClientExampleTests {
+    @Test func theExampleFollowsAReplayToTheEnd() throws {
+        let example = URL(fileURLWithPath: ProjectPaths.binary).deletingLastPathComponent()
+            .appendingPathComponent("stream-client-example").path
+        try #require(FileManager.default.isExecutableFile(atPath: example), "built beside transitiond: \(example)")
+        let socket = temporarySocketPath("example")
+        let daemon = try DaemonProcess(["replay", "--socket", socket, "--wait-clients", "1", "--fast",
+                                        "--config", "config/example.toml", "Recordings/swipe-up-3-fingers.events"],
+                                       socket: socket)
+        try daemon.waitUntilListening()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: example)
+        process.arguments = [socket]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("back: edge-pan with 1 finger(s) from the left edge"), "\(text)")
+        #expect(text.contains("overview: swipe with 3 finger(s) direction up"), "\(text)")
+        #expect(text.contains("overview finished progress 1.0"), "\(text)")
+        #expect(text.hasSuffix("events; nothing in flight\n"), "\(text)")
+        #expect(daemon.waitForExit() == 0, "\(daemon.stderr)")
+    }
+}
