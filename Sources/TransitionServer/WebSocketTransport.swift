@@ -33,7 +33,7 @@ extension TransitionServer {
             // autotuned megabytes: back-pressure, and so `backlog_limit`,
             // mean the same on both transports.
             .childChannelOption(.socketOption(.so_sndbuf), value: 128 * 1024)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture { try configureWebChannel(channel, options: options) }
             }
@@ -43,17 +43,17 @@ extension TransitionServer {
         } else {
             listener = try bootstrap.bind(host: options.host, port: options.port).wait()
         }
-        let port = listener.localAddress?.port ?? options.port
         var bound = options
-        bound.port = port
+        bound.port = listener.localAddress?.port ?? options.port
+        let authority = bound.authority
         try loop.submit { [self] in
             webSocketListener = listener
-            webSocketAddress = bound.authority
+            webSocketAddress = authority
         }.wait()
         let how = options.inheritedListener == nil ? "" : " (passed by the service manager)"
-        logger.info("serving ws://\(bound.authority)/stream\(how); pages at http://\(bound.authority)/")
+        logger.info("serving ws://\(authority)/stream\(how); pages at http://\(authority)/")
         if options.inheritedListener == nil, !LoopbackPeer.Endpoint.isLoopbackText(options.host) {
-            logger.warning("the WebSocket listens on \(bound.authority), which is not loopback: other machines can read the stream (commands need a peer whose user is known)")
+            logger.warning("the WebSocket listens on \(authority), which is not loopback: other machines can read the stream (commands need a peer whose user is known)")
         }
     }
 
@@ -291,12 +291,12 @@ final class WebSocketClientHandler: ChannelDuplexHandler {
     /// reads nothing (the reason a backlog closes it) never takes it.
     private func closeAfter(_ written: EventLoopFuture<Void>, context: ChannelHandlerContext,
                             promise: EventLoopPromise<Void>?) {
-        let loopBound = context.loopBound
-        var done = false
-        let close = {
-            guard !done else { return }
-            done = true
-            loopBound.value.close(mode: .all, promise: promise)
+        let loopBound = NIOLoopBound((context: context, promise: promise, done: Box(false)), eventLoop: context.eventLoop)
+        let close: @Sendable () -> Void = {
+            let state = loopBound.value
+            guard !state.done.value else { return }
+            state.done.value = true
+            state.context.close(mode: .all, promise: state.promise)
         }
         let deadline = context.eventLoop.scheduleTask(in: .seconds(1)) { close() }
         written.whenComplete { _ in
@@ -411,4 +411,10 @@ extension LoopbackPeer.Endpoint {
 
     /// A listen host that is loopback (`127.x`, `::1`).
     static func isLoopbackText(_ host: String) -> Bool { host.hasPrefix("127.") || host == "::1" }
+}
+
+/// A mutable flag shared by the closures of one close (loop-bound).
+private final class Box {
+    var value: Bool
+    init(_ value: Bool) { self.value = value }
 }

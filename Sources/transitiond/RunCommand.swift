@@ -92,8 +92,7 @@ struct RunCommand: ParsableCommand {
                 var options = serverOptions(reread.server, socket: socket, webSocket: webSocketFlag, logger: logger)
                 options.stampSent = stampSent
                 options.inheritedListener = startOptions.inheritedListener
-                if options.webSocket?.host != startOptions.webSocket?.host || options.webSocket?.port != startOptions.webSocket?.port
-                    || options.webSocket?.allowOrigins != startOptions.webSocket?.allowOrigins {
+                if reread.server.webSocket != daemon.server.webSocket || reread.server.allowOrigins != daemon.server.allowOrigins {
                     logger.notice("reload: [server] websocket and allow_origins take effect at the next start")
                 }
                 options.webSocket = startOptions.webSocket

@@ -691,14 +691,18 @@ static int cmd_ws(int port, const char *command)
 		return 1;
 	char head[1024];
 	size_t got = 0;
+	const char *why = "";
 	while (got < sizeof head - 1 && (got < 4 || memcmp(head + got - 4, "\r\n\r\n", 4) != 0)) {
-		if (read(fd, head + got, 1) != 1)
+		ssize_t r = read(fd, head + got, 1);
+		if (r != 1) {
+			why = r == 0 ? "end of stream" : strerror(errno);
 			break;
+		}
 		got++;
 	}
 	head[got] = 0;
 	if (strncmp(head, "HTTP/1.1 101", 12) != 0) {
-		printf("no upgrade: %.40s\n", head);
+		printf("no upgrade after %zu bytes (%s): %.60s\n", got, *why ? why : "not 101", head);
 		return 1;
 	}
 	static char msg[1 << 16];

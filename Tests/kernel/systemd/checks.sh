@@ -63,6 +63,12 @@ if "$KT/kt" ws 8765 '{"cmd":"ping"}' > /tmp/ws.txt 2>&1 \
 else
   fail websocket "$(head -c 300 /tmp/ws.txt)"
   show journal /tmp/journal.txt
+  systemctl status --no-pager transitiond-websocket.socket > /tmp/ws-unit.txt 2>&1
+  show websocket.socket /tmp/ws-unit.txt
+  cat /proc/net/tcp > /tmp/ws-tcp.txt 2>&1
+  show tcp /tmp/ws-tcp.txt
+  sleep 1; "$KT/kt" ws 8765 > /tmp/ws2.txt 2>&1
+  show "again after 1 s" /tmp/ws2.txt
 fi
 
 # 2. Its user: transitiond, not root, no capabilities.
