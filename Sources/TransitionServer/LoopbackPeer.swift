@@ -4,10 +4,13 @@ import Glibc
 
 /// Who is at the other end of a loopback TCP connection. TCP has no
 /// `SO_PEERCRED`, but on this machine the kernel knows which uid owns the
-/// connecting socket: it is the entry of `/proc/net/tcp` (or `tcp6`) whose
-/// local address is our peer's and whose remote address is ours. A peer
-/// that is not on loopback, or not found (another network namespace, gone
-/// already), has no credentials: it may subscribe but not command.
+/// connecting socket: one `sock_diag` query (netlink, `inet_diag`) for that
+/// exact connection — the peer's address and port as the source, ours as
+/// the destination — answers with its owner, whatever the number of
+/// sockets on the machine. A peer that is not on loopback, or not found
+/// (another network namespace, gone already, not established, or netlink
+/// refused, as under the hardened service), has no credentials: it may
+/// subscribe but not command.
 public enum LoopbackPeer {
     /// One end of a connection: the address bytes as the kernel stores them
     /// (4 for IPv4, 16 for IPv6, network order) and the port.
@@ -22,45 +25,19 @@ public enum LoopbackPeer {
 
         /// 127.0.0.0/8, `::1`, or an IPv4-mapped loopback address.
         public var isLoopback: Bool {
-            if address.count == 4 { return address[0] == 127 }
-            guard address.count == 16 else { return false }
-            if address[0..<15].allSatisfy({ $0 == 0 }) && address[15] == 1 { return true }
-            return address[0..<10].allSatisfy({ $0 == 0 }) && address[10] == 0xFF && address[11] == 0xFF
-                && address[12] == 127
+            let plain = unmapped.address
+            if plain.count == 4 { return plain[0] == 127 }
+            return plain.count == 16 && plain[0..<15].allSatisfy({ $0 == 0 }) && plain[15] == 1
         }
 
-        /// As `/proc/net/tcp*` writes it: each 32-bit word of the address in
-        /// hex as the machine reads it, `:`, the port in hex.
-        public var procText: String {
-            var text = ""
-            var i = 0
-            while i + 4 <= address.count {
-                let word = UInt32(address[i]) | UInt32(address[i + 1]) << 8 | UInt32(address[i + 2]) << 16
-                    | UInt32(address[i + 3]) << 24
-                text += hex(UInt32(littleEndian: word), width: 8)
-                i += 4
-            }
-            return text + ":" + hex(UInt32(port), width: 4)
+        /// An IPv4-mapped IPv6 address (`::ffff:a.b.c.d`, as a dual-stack
+        /// listener sees an IPv4 peer) as the IPv4 one the kernel lists
+        /// its socket under; any other address as it is.
+        public var unmapped: Endpoint {
+            guard address.count == 16, address[0..<10].allSatisfy({ $0 == 0 }),
+                  address[10] == 0xFF, address[11] == 0xFF else { return self }
+            return Endpoint(address: Array(address[12..<16]), port: port)
         }
-
-        private func hex(_ value: UInt32, width: Int) -> String {
-            let digits = String(value, radix: 16, uppercase: true)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-    }
-
-    /// The uid owning the socket at `peer` connected to `local`, from a
-    /// `/proc/net/tcp`-format table; nil when no entry matches.
-    public static func uid(peer: Endpoint, local: Endpoint, table: String) -> UInt32? {
-        let wantedLocal = peer.procText
-        let wantedRemote = local.procText
-        for line in table.split(separator: "\n").dropFirst() {
-            // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid …
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count > 7, fields[1] == wantedLocal, fields[2] == wantedRemote else { continue }
-            return UInt32(fields[7])
-        }
-        return nil
     }
 
     /// The credentials of a loopback peer: its socket's uid, that user's
@@ -68,10 +45,9 @@ public enum LoopbackPeer {
     /// process is not known, so the pid is 0). nil when the uid cannot be
     /// established.
     public static func credentials(peer: Endpoint, local: Endpoint) -> PeerCredentials? {
-        guard peer.isLoopback, peer.address.count == local.address.count else { return nil }
-        let path = peer.address.count == 4 ? "/proc/net/tcp" : "/proc/net/tcp6"
-        guard let table = readSmallFile(path, limit: 64 << 20),
-              let uid = uid(peer: peer, local: local, table: table) else { return nil }
+        let peer = peer.unmapped, local = local.unmapped
+        guard peer.isLoopback, peer.address.count == local.address.count,
+              let uid = SocketDiagnostics.owner(source: peer, destination: local) else { return nil }
         return userCredentials(uid: uid)
     }
 
@@ -92,20 +68,64 @@ public enum LoopbackPeer {
         }
         return PeerCredentials(pid: 0, uid: uid, gid: gid, groups: Array(groups.prefix(max(0, Int(count)))))
     }
+}
 
-    /// A file of `/proc` read whole (its size is not known in advance).
-    private static func readSmallFile(_ path: String, limit: Int) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+/// The kernel's socket diagnostics (`sock_diag(7)`, `NETLINK_SOCK_DIAG`)
+/// for one TCP connection: the uid that owns the socket whose source and
+/// destination are the given ends, if it is established. The request and
+/// answer are the kernel's fixed `inet_diag` layouts, written here because
+/// Glibc's Swift module has no `linux/inet_diag.h`.
+enum SocketDiagnostics {
+    private static let sockDiagByFamily: UInt16 = 20    // SOCK_DIAG_BY_FAMILY
+    private static let netlinkSockDiag: CInt = 4          // NETLINK_SOCK_DIAG
+    private static let requestFlag: UInt16 = 1            // NLM_F_REQUEST
+    private static let errorType: UInt16 = 2              // NLMSG_ERROR
+    private static let established: UInt8 = 1            // TCP_ESTABLISHED
+
+    /// The owner's uid, or nil (no such established socket, or netlink
+    /// unavailable). Waits at most 200 ms for the kernel's answer.
+    static func owner(source: LoopbackPeer.Endpoint, destination: LoopbackPeer.Endpoint) -> UInt32? {
+        guard source.address.count == destination.address.count,
+              source.address.count == 4 || source.address.count == 16 else { return nil }
+        let fd = socket(AF_NETLINK, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), netlinkSockDiag)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
+        var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let request = self.request(source: source, destination: destination)
+        // An unconnected netlink socket sends to the kernel.
+        let sent = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+        guard sent == request.count else { return nil }
+        var answer = [UInt8](repeating: 0, count: 8192)
+        var received = -1
+        repeat {
+            received = answer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        } while received < 0 && errno == EINTR
+        return uid(inAnswer: Array(answer.prefix(max(0, received))))
+    }
+
+    /// `nlmsghdr` + `inet_diag_req_v2` for the one socket with these ends.
+    static func request(source: LoopbackPeer.Endpoint, destination: LoopbackPeer.Endpoint) -> [UInt8] {
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while bytes.count < limit {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            bytes.append(contentsOf: chunk[0..<n])
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        func u16(_ v: UInt16) { withUnsafeBytes(of: v) { bytes += $0 } }
+        func u32(_ v: UInt32) { withUnsafeBytes(of: v) { bytes += $0 } }
+        func address(_ a: [UInt8]) { bytes += a + [UInt8](repeating: 0, count: 16 - a.count) }
+        u32(16 + 56); u16(sockDiagByFamily); u16(requestFlag); u32(1); u32(0)       // nlmsghdr
+        bytes += [UInt8(source.address.count == 4 ? AF_INET : AF_INET6), UInt8(IPPROTO_TCP), 0, 0]
+        u32(UInt32(1) << established)                                              // idiag_states
+        u16(source.port.bigEndian); u16(destination.port.bigEndian)                // inet_diag_sockid
+        address(source.address); address(destination.address)
+        u32(0); u32(UInt32.max); u32(UInt32.max)                                   // any interface, no cookie
+        return bytes
+    }
+
+    /// The uid of an `inet_diag_msg` answer for an established socket.
+    static func uid(inAnswer bytes: [UInt8]) -> UInt32? {
+        func u16(_ at: Int) -> UInt16 { UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8 }
+        func u32(_ at: Int) -> UInt32 { UInt32(u16(at)) | UInt32(u16(at + 2)) << 16 }
+        // nlmsghdr (16) + inet_diag_msg: family, state, timer, retrans,
+        // sockid (48), expires, rqueue, wqueue, uid (at 64), inode.
+        guard bytes.count >= 16 + 72, u16(4) == sockDiagByFamily, bytes[16 + 1] == established else { return nil }
+        return u32(16 + 64)
     }
 }

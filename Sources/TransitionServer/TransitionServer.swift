@@ -46,7 +46,9 @@ public final class TransitionServer: @unchecked Sendable {
     /// and its connections still in plain HTTP (not clients yet).
     var webSocketListener: Channel?
     public internal(set) var webSocketAddress: String?
-    var webRequests: [ObjectIdentifier: Channel] = [:]
+    var webSocketPort = 0
+    var webRequests: [ObjectIdentifier: (channel: Channel, order: UInt64)] = [:]
+    var webRequestCount: UInt64 = 0
     private let writer = JSONWriter(capacity: 1 << 16)
     private var eventBuffer: [TransitionEvent] = []
     var refusals = RefusalReport()

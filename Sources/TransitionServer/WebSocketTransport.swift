@@ -46,13 +46,15 @@ extension TransitionServer {
         var bound = options
         bound.port = listener.localAddress?.port ?? options.port
         let authority = bound.authority
+        let port = bound.port
         try loop.submit { [self] in
             webSocketListener = listener
             webSocketAddress = authority
+            webSocketPort = port
         }.wait()
         let how = options.inheritedListener == nil ? "" : " (passed by the service manager)"
         logger.info("serving ws://\(authority)/stream\(how); pages at http://\(authority)/")
-        if options.inheritedListener == nil, !LoopbackPeer.Endpoint.isLoopbackText(options.host) {
+        if options.inheritedListener == nil, !Self.isLoopbackAddress(options.host) {
             logger.warning("the WebSocket listens on \(authority), which is not loopback: other machines can read the stream (commands need a peer whose user is known)")
         }
     }
@@ -66,7 +68,7 @@ extension TransitionServer {
     /// Closes the listener and the connections still in plain HTTP.
     func stopAcceptingWebSockets() -> EventLoopFuture<Void> {
         loop.assertInEventLoop()
-        for channel in webRequests.values { channel.close(promise: nil) }
+        for request in webRequests.values { request.channel.close(promise: nil) }
         webRequests.removeAll()
         guard let listener = webSocketListener else { return loop.makeSucceededVoidFuture() }
         webSocketListener = nil
@@ -80,15 +82,19 @@ extension TransitionServer {
     private func configureWebChannel(_ channel: Channel, options: WebSocketOptions) throws {
         loop.assertInEventLoop()
         // Plain HTTP connections are not clients and hold no slot; bound
-        // them anyway, and give each 10 s to ask for what it wants.
-        guard webRequests.count < max(64, machine.settings.maxClients) else {
-            channel.close(promise: nil)
-            return
+        // them anyway. Each has 5 s to ask for what it wants, and when the
+        // table is full the oldest is closed for the newcomer, so idle
+        // connections cannot lock anyone out (an upgrade takes milliseconds).
+        if webRequests.count >= Self.webRequestLimit,
+           let oldest = webRequests.min(by: { $0.value.order < $1.value.order }) {
+            oldest.value.channel.close(promise: nil)
+            webRequests[oldest.key] = nil
         }
         let key = ObjectIdentifier(channel)
-        webRequests[key] = channel
+        webRequestCount &+= 1
+        webRequests[key] = (channel, webRequestCount)
         channel.closeFuture.whenComplete { [self] _ in webRequests[key] = nil }
-        let deadline = loop.scheduleTask(in: .seconds(10)) { [self] in
+        let deadline = loop.scheduleTask(in: .seconds(5)) { [self] in
             if webRequests[key] != nil { channel.close(promise: nil) }
         }
         let upgrader = NIOWebSocketServerUpgrader(
@@ -120,16 +126,41 @@ extension TransitionServer {
         try channel.pipeline.syncOperations.addHandlers([encoder, decoder, pipelining, errors, upgrade, pages])
     }
 
-    /// An `Origin` the upgrade accepts: none (not a browser), the listener's
-    /// own (its page), or one `allow_origins` names.
+    /// Plain HTTP connections held at once (the oldest makes room).
+    static let webRequestLimit = 1024
+
+    /// An `Origin` the upgrade accepts: none (not a browser), one
+    /// `allow_origins` names, or the listener's own page. "Own" is checked
+    /// against this listener's port and an address, never a name: a page
+    /// of another site whose name was re-pointed at this machine (DNS
+    /// rebinding) sends its own name as `Host` and `Origin`, which match
+    /// each other but are not an address.
     private func originAllowed(_ head: HTTPRequestHead, options: WebSocketOptions) -> Bool {
         guard let origin = head.headers.first(name: "origin") else { return true }
         let allowed = options.allowOrigins
         if allowed.contains("*") { return true }
         let lowered = origin.lowercased()
         if allowed.contains(where: { $0.lowercased() == lowered }) { return true }
-        guard let host = head.headers.first(name: "host")?.lowercased() else { return false }
-        return lowered == "http://\(host)" || lowered == "https://\(host)"
+        guard let host = head.headers.first(name: "host")?.lowercased(),
+              lowered == "http://\(host)" || lowered == "https://\(host)" else { return false }
+        return Self.isAddressAuthority(host, port: webSocketPort)
+    }
+
+    /// `host` is `ADDRESS:port` or `localhost:port` with this port (an IP
+    /// literal, bracketed for IPv6, or `localhost`, which resolves here).
+    static func isAddressAuthority(_ authority: String, port: Int) -> Bool {
+        guard let colon = authority.lastIndex(of: ":"), authority[authority.index(after: colon)...] == "\(port)" else {
+            return false
+        }
+        var name = String(authority[..<colon])
+        if name == "localhost" { return true }
+        var family = AF_INET
+        if name.hasPrefix("["), name.hasSuffix("]") {
+            name = String(name.dropFirst().dropLast())
+            family = AF_INET6
+        }
+        var buffer = (UInt64(0), UInt64(0))
+        return withUnsafeMutableBytes(of: &buffer) { inet_pton(family, name, $0.baseAddress) == 1 }
     }
 
     /// The connection is a WebSocket now: it is admitted as a client (or
@@ -152,6 +183,14 @@ extension TransitionServer {
             }
             clientActive(id, channel: channel, peer: peer)
         }
+    }
+
+    /// A listen address on loopback (127.0.0.0/8, `::1`), parsed.
+    static func isLoopbackAddress(_ host: String) -> Bool {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        if inet_pton(AF_INET, host, &bytes) == 1 { return bytes[0] == 127 }
+        guard inet_pton(AF_INET6, host, &bytes) == 1 else { return false }
+        return LoopbackPeer.Endpoint(address: bytes, port: 0).isLoopback
     }
 
     /// The code a close frame from the server carries: 1001 while the
@@ -178,6 +217,8 @@ final class WebSocketClientHandler: ChannelDuplexHandler {
     private let id: ClientID?
     /// A close frame went out (ours, or the echo of the peer's).
     private var closeSent = false
+    /// A pong is written and not yet done.
+    private var pongPending = false
 
     init(server: TransitionServer, id: ClientID?) {
         self.server = server
@@ -200,28 +241,51 @@ final class WebSocketClientHandler: ChannelDuplexHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
+        // RFC 6455 5.1 and 5.2: a client masks every frame; no extension
+        // was agreed, so the reserved bits are 0.
+        guard frame.maskKey != nil, !frame.rsv1, !frame.rsv2, !frame.rsv3 else {
+            closeWith(.protocolError, context: context)
+            return
+        }
         switch frame.opcode {
         case .text:
             guard let id else { return }
+            // One message is one command: line breaks inside it are JSON
+            // whitespace, not separators.
             var line = frame.unmaskedData
+            if line.readableBytesView.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
+                line = ByteBuffer(bytes: line.readableBytesView.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 })
+            }
             line.writeInteger(UInt8(ascii: "\n"))
             server.received(id, line)
         case .binary:
             closeWith(.unacceptableData, context: context)
         case .ping:
-            var pong = frame.unmaskedData
-            if pong.readableBytes > 125 { pong = pong.getSlice(at: pong.readerIndex, length: 125) ?? pong }
-            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: pong)), promise: nil)
+            // One pong at a time: a client that pings and never reads gets
+            // no more than one queued (RFC 6455 5.5.3 allows answering only
+            // the latest); its other output is bounded by the server's
+            // backlog limit.
+            guard !pongPending else { return }
+            pongPending = true
+            let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
+            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)))
+                .whenComplete { _ in loopBound.value.pongPending = false }
         case .pong:
             break
         case .connectionClose:
-            // The peer closes: echo its code, then close.
-            guard !closeSent else {
-                context.close(promise: nil)
-                return
-            }
+            // The peer closes: answer with its code when it may be sent
+            // back, 1000 for none, 1002 for one that is not a code.
             var data = frame.unmaskedData
-            closeWith(data.readWebSocketErrorCode() ?? .normalClosure, context: context)
+            switch data.readableBytes {
+            case 0:
+                closeWith(.normalClosure, context: context)
+            case 1:
+                closeWith(.protocolError, context: context)
+            default:
+                let code = data.readInteger(as: UInt16.self) ?? 1002
+                let sendable = (1000...1003).contains(code) || (1007...1011).contains(code) || (3000...4999).contains(code)
+                closeWith(sendable ? WebSocketErrorCode(codeNumber: Int(code)) : .protocolError, context: context)
+            }
         case .continuation:
             break   // the aggregator before this handler joins fragments
         default:
@@ -262,6 +326,10 @@ final class WebSocketClientHandler: ChannelDuplexHandler {
     }
 
     private func writeLines(_ lines: ByteBuffer, context: ChannelHandlerContext, promise: EventLoopPromise<Void>?) {
+        guard lines.readableBytes > 0 else {
+            promise?.succeed(())   // nothing to say (a close with no last lines)
+            return
+        }
         var bytes = lines
         while bytes.readableBytes > 0 {
             let length = bytes.readableBytesView.firstIndex(of: UInt8(ascii: "\n")).map { $0 - bytes.readerIndex }
@@ -276,7 +344,10 @@ final class WebSocketClientHandler: ChannelDuplexHandler {
     /// The server closes: a close frame first (1001 while the daemon
     /// stops, else 1008), then the connection.
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
-        guard mode == .all, !closeSent, context.channel.isActive else {
+        // A peer that does not read (the reason a backlog closes it) would
+        // never take a close frame: it is just closed.
+        guard mode == .all, !closeSent, context.channel.isActive, context.channel.isWritable else {
+            closeSent = true
             context.close(mode: mode, promise: promise)
             return
         }
@@ -345,6 +416,12 @@ final class WebPageHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    /// A request swift-nio could not parse has had its 400: close. (Other
+    /// errors, such as an upgrade refused, are answered by `respond`.)
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        if error is HTTPParserError { context.close(promise: nil) }
+    }
+
     private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
         let path = String(head.uri.prefix { $0 != "?" && $0 != "#" })
         let wantsUpgrade = head.headers.first(name: "upgrade")?.lowercased() == "websocket"
@@ -409,8 +486,6 @@ extension LoopbackPeer.Endpoint {
         }
     }
 
-    /// A listen host that is loopback (`127.x`, `::1`).
-    static func isLoopbackText(_ host: String) -> Bool { host.hasPrefix("127.") || host == "::1" }
 }
 
 /// A mutable flag shared by the closures of one close (loop-bound).

@@ -32,9 +32,24 @@ class HandshakeRefused(Exception):
         self.status, self.headers, self.body = status, headers, body
 
 
+def masked_frame(opcode: int, payload: bytes, first_byte: Optional[int] = None) -> bytes:
+    """One final, masked client frame (``first_byte`` overrides FIN/RSV/opcode)."""
+    header = bytes([first_byte if first_byte is not None else 0x80 | opcode])
+    n = len(payload)
+    if n < 126:
+        header += bytes([0x80 | n])
+    elif n < 65536:
+        header += bytes([0x80 | 126]) + struct.pack("!H", n)
+    else:
+        header += bytes([0x80 | 127]) + struct.pack("!Q", n)
+    mask = os.urandom(4)
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return header + mask + masked
+
+
 class RawWebSocket:
     def __init__(self, address: str, path: str = "/stream", origin: Optional[str] = None,
-                 receive_buffer: Optional[int] = None, timeout: float = 10):
+                 receive_buffer: Optional[int] = None, timeout: float = 10, host_header: Optional[str] = None):
         host, port = address.rsplit(":", 1)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         if receive_buffer is not None:      # before connect: it sets the TCP window
@@ -42,7 +57,7 @@ class RawWebSocket:
         self.sock.settimeout(timeout)
         self.sock.connect((host, int(port)))
         self.key = base64.b64encode(os.urandom(16)).decode()
-        lines = [f"GET {path} HTTP/1.1", f"Host: {address}", "Upgrade: websocket", "Connection: Upgrade",
+        lines = [f"GET {path} HTTP/1.1", f"Host: {host_header or address}", "Upgrade: websocket", "Connection: Upgrade",
                  f"Sec-WebSocket-Key: {self.key}", "Sec-WebSocket-Version: 13"]
         if origin is not None:
             lines.append(f"Origin: {origin}")
@@ -67,17 +82,7 @@ class RawWebSocket:
             raise ConnectionError(f"bad Sec-WebSocket-Accept: {self.headers}")
 
     def send_frame(self, opcode: int, payload: bytes) -> None:
-        header = bytes([0x80 | opcode])
-        n = len(payload)
-        if n < 126:
-            header += bytes([0x80 | n])
-        elif n < 65536:
-            header += bytes([0x80 | 126]) + struct.pack("!H", n)
-        else:
-            header += bytes([0x80 | 127]) + struct.pack("!Q", n)
-        mask = os.urandom(4)
-        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-        self.sock.sendall(header + mask + masked)
+        self.sock.sendall(masked_frame(opcode, payload))
 
     def send_text(self, text: str) -> None:
         self.send_frame(TEXT, text.encode())

@@ -336,3 +336,116 @@ async def test_sigterm_sends_the_cancelled_then_closes_with_1001(launcher):
     assert objects[-1]["type"] == "cancelled" and objects[-1]["progress"] == 0
     assert code == 1001
     assert daemon.wait(WAIT) == 0
+
+
+# MARK: Hostile clients (each found by a review, each once a bug)
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+
+
+def test_a_ping_flood_from_a_client_that_never_reads_costs_no_memory(launcher):
+    """Pongs are written one at a time: 100 MB of pings from a client that
+    reads nothing leave the daemon's memory where it was, and another
+    client's ping is still answered at once."""
+    daemon = launcher.replay(QUIET, hold=True, websocket=True)
+    before = rss_kib(daemon.process.pid)
+    flood = RawWebSocket(daemon.websocket, receive_buffer=4096, timeout=30)
+    ping = rawws.masked_frame(0x9, b"x" * 125)
+    chunk = ping * 1000
+    sent = 0
+    while sent < 100_000_000:
+        flood.sock.sendall(chunk)
+        sent += len(chunk)
+    other = RawWebSocket(daemon.websocket)
+    other.receive_text()                                    # hello
+    other.send_text('{"cmd":"ping"}')
+    assert json.loads(other.receive_text()) == {"type": "pong"}
+    grown = rss_kib(daemon.process.pid) - before
+    assert grown < 20_000, f"RSS grew by {grown} KiB under a ping flood"
+    flood.sock.close()
+    other.close()
+
+
+async def test_a_name_pointed_at_this_machine_is_not_the_pages_own_origin(launcher):
+    """DNS rebinding: a page of another site whose name now resolves here
+    sends its own name as both Host and Origin. Only an address (or
+    localhost) with the listener's port is the page's own origin."""
+    daemon = launcher.replay(QUIET, hold=True, websocket=True)
+    port = daemon.websocket.rsplit(":", 1)[1]
+    for host in (f"evil.example:{port}", f"127.0.0.1:{int(port) + 1}"):
+        with pytest.raises(rawws.HandshakeRefused) as refused:
+            RawWebSocket(daemon.websocket, origin=f"http://{host}", host_header=host)
+        assert refused.value.status == 403, host
+    for host in (f"127.0.0.1:{port}", f"localhost:{port}"):
+        accepted = RawWebSocket(daemon.websocket, origin=f"http://{host}", host_header=host)
+        assert json.loads(accepted.receive_text())["type"] == "hello"
+        accepted.close()
+
+
+def test_idle_http_connections_lock_no_one_out(launcher, workdir):
+    """Connections that never finish their request hold no client slot, and
+    the oldest makes room once 1,024 wait: a WebSocket client still gets in."""
+    import resource
+    import socket
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < 2048:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(4096, hard), hard))
+    daemon = launcher.replay(QUIET, hold=True, websocket=True,
+                             config=server_config(workdir, "max_clients = 3"))
+    host, port = daemon.websocket.rsplit(":", 1)
+    idle = []
+    try:
+        for _ in range(1100):
+            s = socket.create_connection((host, int(port)), timeout=WAIT)
+            s.sendall(b"GET / HTTP/1.1\r\n")
+            idle.append(s)
+        client = RawWebSocket(daemon.websocket)
+        assert json.loads(client.receive_text())["type"] == "hello"
+        client.close()
+    finally:
+        for s in idle:
+            s.close()
+
+
+def test_protocol_violations_close_with_1002(launcher):
+    """An unmasked frame and a reserved bit are protocol errors (RFC 6455
+    5.1, 5.2); a close code that may not be sent back is answered 1002."""
+    daemon = launcher.replay(QUIET, hold=True, websocket=True)
+    unmasked = RawWebSocket(daemon.websocket)
+    unmasked.receive_text()
+    unmasked.sock.sendall(bytes([0x81, 0x02]) + b"{}")
+    assert unmasked.receive_frame() == (0x8, b"\x03\xea")
+    reserved = RawWebSocket(daemon.websocket)
+    reserved.receive_text()
+    reserved.sock.sendall(rawws.masked_frame(0x1, b"{}", first_byte=0xC1))
+    assert reserved.receive_frame() == (0x8, b"\x03\xea")
+    code_1005 = RawWebSocket(daemon.websocket)
+    code_1005.receive_text()
+    code_1005.send_frame(0x8, b"\x03\xed")
+    assert code_1005.receive_frame() == (0x8, b"\x03\xea")
+
+
+async def test_a_shutdown_closes_a_websocket_client_at_once(launcher):
+    """With nothing left to write, the 1001 close goes out at once: the
+    daemon does not wait out its 1 s bound for the client."""
+    import time
+    daemon = launcher.replay(QUIET, hold=True, websocket=True)
+    async with connect(daemon.url) as ws:
+        await receive_json(ws)
+        started = time.monotonic()
+        daemon.signal(signal.SIGTERM)
+        _, code = await read_to_close(ws)
+        took = time.monotonic() - started
+    assert code == 1001
+    assert took < 0.5, f"closed after {took:.2f} s"
+    assert daemon.wait(WAIT) == 0
+
+
+async def test_one_message_is_one_command_even_with_line_breaks(launcher):
+    daemon = launcher.replay(QUIET, hold=True, websocket=True)
+    async with connect(daemon.url) as ws:
+        await receive_json(ws)
+        await ws.send('{"cmd":\n"ping",\r\n"id":7}')
+        assert await receive_json(ws) == {"type": "pong", "id": 7}
