@@ -166,8 +166,8 @@ class Client:
         while True:
             try:
                 return await self._open_once()
-            except (OSError, ProtocolError, asyncio.TimeoutError) as error:
-                if _is_refusal(error):
+            except Exception as error:
+                if _is_refusal(error) or not _is_transient(error):
                     raise
                 remaining = deadline - loop.time()
                 if remaining <= 0:
@@ -438,6 +438,16 @@ def _is_refusal(error: BaseException) -> bool:
     if isinstance(error, PermissionError):
         return True
     return type(error).__name__ in ("InvalidStatus", "InvalidStatusCode", "InvalidHandshake", "InvalidURI")
+
+
+def _is_transient(error: BaseException) -> bool:
+    """Errors that a later attempt may not meet: nothing listening yet, a
+    connection dropped during the handshake (a daemon that is stopping or
+    starting), a time-out."""
+    if isinstance(error, (OSError, ProtocolError, asyncio.TimeoutError, EOFError)):
+        return True
+    return type(error).__name__ in ("InvalidMessage", "ConnectionClosed", "ConnectionClosedError",
+                                    "ConnectionClosedOK")
 
 
 def _describe(error: BaseException) -> str:
