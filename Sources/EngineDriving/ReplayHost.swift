@@ -48,6 +48,7 @@ public final class ReplayHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
     }
 
     public func snapshot() -> [TransitionEngine.Snapshot] { session.engine.activeSnapshot() }
+    public var geometry: ScreenGeometry? { session.geometry }
 
     /// Starts the replay now: its time 0 is this instant (as it was for
     /// the commands before it: replay time never goes back for the engine).

@@ -48,6 +48,11 @@ public enum DeviceListing {
             if axes.isEmpty { lines.append(("Axes", "none")) }
             let properties = d.properties.sorted().map(propertyName)
             lines.append(("Properties", properties.isEmpty ? "none" : properties.joined(separator: " ")))
+            // What `run` applies unless the config's [input] calibration says otherwise.
+            if let matrix = UdevProperties.value("LIBINPUT_CALIBRATION_MATRIX", forDeviceAt: device.node.path) {
+                let usable = ScreenGeometry.calibration(fromUdev: matrix) != nil
+                lines.append(("Calibration", "\(matrix) (udev LIBINPUT_CALIBRATION_MATRIX\(usable ? "" : ", not 6 numbers: ignored"))"))
+            }
         }
         return lines.map { label, value in
             let head = label.isEmpty ? "" : label + ":"

@@ -98,7 +98,8 @@ public struct EventEncoder: Sendable {
     /// connect and `state` in reply to a `state` command; `seq` (when given)
     /// is the seq of the last event before the snapshot.
     public func hello(type: StaticString = "hello", active: [TransitionEngine.Snapshot], seq: UInt64? = nil,
-                      extra: [(key: String, value: String)] = [], into w: JSONWriter) {
+                      extra: [(key: String, value: String)] = [], geometry: ScreenGeometry? = nil,
+                      into w: JSONWriter) {
         w.raw("{\"type\":\"")
         w.raw(type)
         w.raw("\",\"protocol\":")
@@ -117,7 +118,7 @@ public struct EventEncoder: Sendable {
             // Where it comes from, so that a UI animates from the right side
             // without its own copy of the config.
             switch spec.gesture {
-            case .edgePan(let edge, _, _):
+            case .edgePan(let edge, _, _, _):
                 w.raw(",\"edge\":")
                 w.string(edge.rawValue)
             case .swipe(let direction, _):
@@ -156,6 +157,29 @@ public struct EventEncoder: Sendable {
             w.raw(":")
             w.string(value)
         }
+        if let geometry, !geometry.isIdentity { self.geometry(geometry, into: w) }
         w.raw("}\n")
+    }
+
+    /// `"geometry":{"rotation":90,"flip_x":false,"flip_y":false,"calibration":[…]|null,"calibration_from":"config"}`.
+    public func geometry(_ geometry: ScreenGeometry, into w: JSONWriter) {
+        w.raw(",\"geometry\":{\"rotation\":")
+        w.integer(geometry.rotation.rawValue)
+        w.raw(geometry.flipX ? ",\"flip_x\":true" : ",\"flip_x\":false")
+        w.raw(geometry.flipY ? ",\"flip_y\":true" : ",\"flip_y\":false")
+        w.raw(",\"calibration\":")
+        if let matrix = geometry.calibration {
+            w.raw("[")
+            for (i, value) in matrix.enumerated() {
+                if i > 0 { w.raw(",") }
+                w.number(value)
+            }
+            w.raw("]")
+        } else {
+            w.raw("null")
+        }
+        w.raw(",\"calibration_from\":")
+        w.string(geometry.calibrationSource.rawValue)
+        w.raw("}")
     }
 }

@@ -94,6 +94,12 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
 
     public func snapshot() -> [TransitionEngine.Snapshot] { engine.activeSnapshot() }
 
+    /// The geometry of the attached panel (or of the next one, by the config).
+    public private(set) var geometry: ScreenGeometry?
+    /// The geometry for a panel at a path: the config's `[input]`, with the
+    /// device's udev calibration when the config gives none. Set by the CLI.
+    public var geometryFor: (String) -> ScreenGeometry = { _ in .identity }
+
     public func start(emit: @escaping ([TransitionEvent]) -> Void, finished: @escaping () -> Void) {
         self.emit = emit
         let loop = self.loop
@@ -191,7 +197,9 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
 
     private func attach(_ attached: AttachedDevice) {
         do {
-            assembler = try TouchFrameAssembler(device: attached.description, timeOrigin: 0)
+            let geometry = geometryFor(attached.path)
+            assembler = try TouchFrameAssembler(device: attached.description, timeOrigin: 0, geometry: geometry)
+            self.geometry = geometry
         } catch {
             logger.error("\(attached.path): \(error.message)")
             return
@@ -201,6 +209,7 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
         counters.attaches += 1
         let check = TouchscreenCheck(attached.description)
         logger.info("attached \(attached.path) \"\(attached.description.name)\" (\(check.reason)\(attached.grabbed ? ", grabbed" : ""))")
+        if let geometry, !geometry.isIdentity { logger.info("geometry of \(attached.path): \(geometry)") }
         statusChanged?(statusText)
     }
 

@@ -31,6 +31,8 @@ public struct ReplaySession: Sendable {
     public private(set) var engine: TransitionEngine
     private let inputs: [ReplayInput]
     private let assemblers: [TouchFrameAssembler]
+    /// The panel's geometry (the config's `[input]`), applied to every recording.
+    public let geometry: ScreenGeometry
     private let loops: Int
 
     private var loop = 0
@@ -44,14 +46,16 @@ public struct ReplaySession: Sendable {
     private var draining = false
     public private(set) var isFinished = false
 
-    public init(configuration: EngineConfiguration, inputs: [ReplayInput], loops: Int = 1) throws(ReplayError) {
+    public init(configuration: EngineConfiguration, inputs: [ReplayInput], loops: Int = 1,
+                geometry: ScreenGeometry = .identity) throws(ReplayError) {
+        self.geometry = geometry
         engine = TransitionEngine(configuration: configuration)
         self.inputs = inputs
         self.loops = max(1, loops)
         var prepared: [TouchFrameAssembler] = []
         for input in inputs {
             do {
-                prepared.append(try TouchFrameAssembler(device: input.device))
+                prepared.append(try TouchFrameAssembler(device: input.device, geometry: geometry))
             } catch {
                 throw ReplayError(path: input.path, message: error.message)
             }

@@ -7,8 +7,40 @@ enum ConfigBuilder {
     static func daemonConfiguration(from root: ValidatedSection, file: String) throws(ConfigError) -> DaemonConfiguration {
         let engine = try configuration(from: root, file: file)
         let server = root.children["server"]?.first.map(serverSettings(from:)) ?? .standard
-        let input = root.children["input"]?.first.map { InputSettings(device: $0.string("device")) } ?? .standard
+        let input = try root.children["input"]?.first.map { section throws(ConfigError) in
+            try inputSettings(from: section, file: file)
+        } ?? .standard
         return DaemonConfiguration(engine: engine, server: server, input: input)
+    }
+
+    // MARK: - [input]
+
+    static func inputSettings(from section: ValidatedSection, file: String) throws(ConfigError) -> InputSettings {
+        guard let rotation = ScreenGeometry.Rotation(rawValue: section.integer("rotation")) else {
+            throw ConfigError(file: file, line: section.line(of: "rotation"), key: section.keyPath("rotation"),
+                              message: "must be 0, 90, 180 or 270 (got \(section.integer("rotation")))")
+        }
+        var calibration: [Double]? = nil
+        if section.values["calibration"] != nil {
+            let numbers = section.array("calibration").compactMap { item -> Double? in
+                switch item {
+                case .number(let value): return value
+                case .integer(let value): return Double(value)
+                default: return nil
+                }
+            }
+            guard numbers.count == 6 else {
+                throw ConfigError(file: file, line: section.line(of: "calibration"), key: section.keyPath("calibration"),
+                                  message: "must be 6 numbers [a, b, c, d, e, f] (libinput's calibration matrix; got \(numbers.count))")
+            }
+            guard numbers.allSatisfy({ abs($0) <= 1000 }) else {
+                throw ConfigError(file: file, line: section.line(of: "calibration"), key: section.keyPath("calibration"),
+                                  message: "each number must be from -1000 to 1000")
+            }
+            calibration = numbers
+        }
+        return InputSettings(device: section.string("device"), rotation: rotation, flipX: section.boolean("flip_x"),
+                             flipY: section.boolean("flip_y"), calibration: calibration)
     }
 
     static func configuration(from root: ValidatedSection, file: String) throws(ConfigError) -> EngineConfiguration {
@@ -34,7 +66,11 @@ enum ConfigBuilder {
     // MARK: - Transitions
 
     static func transition(from section: ValidatedSection, file: String) throws(ConfigError) -> TransitionSpec {
-        TransitionSpec(
+        if section.string("gesture") == "edge-pan", edgeRange(from: section) == nil {
+            throw ConfigError(file: file, line: section.line(of: "edge_range"), key: section.keyPath("edge_range"),
+                              message: "must be [start, end] with start < end, each from 0 to 1 (a part of the edge)")
+        }
+        return TransitionSpec(
             name: section.string("name"),
             gesture: gesture(from: section),
             activation: section.number("activation"),
@@ -56,7 +92,8 @@ enum ConfigBuilder {
         case "edge-pan":
             return .edgePan(edge: section.choice("edge", as: Edge.self),
                             fingers: section.integer("fingers"),
-                            edgeMargin: section.number("edge_margin"))
+                            edgeMargin: section.number("edge_margin"),
+                            range: edgeRange(from: section) ?? .whole)
         case "swipe":
             return .swipe(direction: section.choice("direction", as: SwipeDirection.self),
                           fingers: section.integer("fingers"))
@@ -65,6 +102,21 @@ enum ConfigBuilder {
         case let other:
             preconditionFailure("gesture '\(other)' is not in ConfigSchema.gestures")
         }
+    }
+
+    /// `edge_range` as two increasing numbers; nil when it is not that (an
+    /// error for `checkEdgeRange`, which has the file to name).
+    static func edgeRange(from section: ValidatedSection) -> EdgeRange? {
+        guard section.values["edge_range"] != nil else { return .whole }
+        let numbers = section.array("edge_range").compactMap { item -> Double? in
+            switch item {
+            case .number(let value): return value
+            case .integer(let value): return Double(value)
+            default: return nil
+            }
+        }
+        guard numbers.count == 2, numbers[0] < numbers[1] else { return nil }
+        return EdgeRange(start: numbers[0], end: numbers[1])
     }
 
     private static func completionCurve(from section: ValidatedSection) -> CompletionCurve {

@@ -10,7 +10,7 @@ enum ConfigRenderer {
     static func render(_ config: DaemonConfiguration) -> String {
         render(config.engine)
             + "\n[server]\n" + section(entries(of: config.server), schema: ConfigSchema.server, indent: "")
-            + "\n[input]\n" + section([("device", .string(config.input.device))], schema: ConfigSchema.input, indent: "")
+            + "\n[input]\n" + section(entries(of: config.input), schema: ConfigSchema.input, indent: "")
     }
 
     static func render(_ config: EngineConfiguration) -> String {
@@ -35,9 +35,10 @@ enum ConfigRenderer {
             ("gesture", .string(transition.gesture.name)),
         ]
         switch transition.gesture {
-        case .edgePan(let edge, let fingers, let edgeMargin):
+        case .edgePan(let edge, let fingers, let edgeMargin, let range):
             entries += [("edge", .string(edge.rawValue)), ("fingers", .integer(fingers)),
-                        ("edge_margin", .number(edgeMargin))]
+                        ("edge_margin", .number(edgeMargin)),
+                        ("edge_range", .array([.number(range.start), .number(range.end)]))]
         case .swipe(let direction, let fingers):
             entries += [("direction", .string(direction.rawValue)), ("fingers", .integer(fingers))]
         case .pinch(let direction):
@@ -68,6 +69,18 @@ enum ConfigRenderer {
             ("to", .number(track.to)),
             ("curve", .string(track.curve.rawValue)),
         ]
+    }
+
+    /// `calibration` only when set (else the device's is used).
+    private static func entries(of input: InputSettings) -> [(String, ConfigValue)] {
+        var entries: [(String, ConfigValue)] = [
+            ("device", .string(input.device)),
+            ("rotation", .integer(input.rotation.rawValue)),
+            ("flip_x", .boolean(input.flipX)),
+            ("flip_y", .boolean(input.flipY)),
+        ]
+        if let calibration = input.calibration { entries.append(("calibration", .array(calibration.map { .number($0) }))) }
+        return entries
     }
 
     /// `socket` only when set; the mode as a 4-digit octal string.

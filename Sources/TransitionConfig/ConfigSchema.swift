@@ -46,6 +46,9 @@ enum ConfigSchema {
                     note: "a pinch uses exactly 2 fingers"),
             KeySpec("edge_margin", .number(.above(0, upTo: 0.5)),
                     when: .when("gesture", isOneOf: ["edge-pan"]), default: .value(.number(0.05))),
+            KeySpec("edge_range", .array(of: .number(.from(0, through: 1))),
+                    when: .when("gesture", isOneOf: ["edge-pan"]), default: .value(.array([.number(0), .number(1)])),
+                    summary: "[start, end]: the part of the edge, 0 to 1 from its top or left end"),
 
             KeySpec("activation", .number(.from(0, below: 1)), default: .value(.number(0.02))),
             KeySpec("distance", .number(.above(0, upTo: 10)),
@@ -127,6 +130,12 @@ enum ConfigSchema {
         keys: [
             KeySpec("device", .string(.deviceSelector(maxBytes: 4096)),
                     default: .value(.string(InputSettings.standard.device))),
+            KeySpec("rotation", .integer(0...270), default: .value(.integer(0)),
+                    summary: "0, 90, 180 or 270: the panel's mounting angle, clockwise"),
+            KeySpec("flip_x", .boolean, default: .value(.boolean(false))),
+            KeySpec("flip_y", .boolean, default: .value(.boolean(false))),
+            KeySpec("calibration", .array(of: .number(.any)), default: .absent,
+                    summary: "[a, b, c, d, e, f]: libinput's matrix (default: the device's LIBINPUT_CALIBRATION_MATRIX)"),
         ]
     )
 }

@@ -61,9 +61,33 @@ public struct InputSettings: Sendable, Equatable {
     /// `device`: `"auto"` (the first touchscreen), `/dev/input/eventN`, or
     /// a `/dev/input/by-id/…` or `by-path/…` link. `--device` overrides it.
     public var device: String
+    /// `rotation`: the panel's mounting angle, clockwise.
+    public var rotation: ScreenGeometry.Rotation
+    /// `flip_x`, `flip_y`: mirror the screen's axes.
+    public var flipX: Bool
+    public var flipY: Bool
+    /// `calibration`: libinput's matrix `[a, b, c, d, e, f]`, or nil to take
+    /// the device's `LIBINPUT_CALIBRATION_MATRIX` (none in a replay).
+    public var calibration: [Double]?
 
-    public init(device: String = "auto") {
+    public init(device: String = "auto", rotation: ScreenGeometry.Rotation = .none, flipX: Bool = false,
+                flipY: Bool = false, calibration: [Double]? = nil) {
         self.device = device
+        self.rotation = rotation
+        self.flipX = flipX
+        self.flipY = flipY
+        self.calibration = calibration
+    }
+
+    /// The geometry in force: the config's calibration, else the device's
+    /// (udev), else none.
+    public func geometry(deviceCalibration: [Double]? = nil) -> ScreenGeometry {
+        if let calibration {
+            return ScreenGeometry(rotation: rotation, flipX: flipX, flipY: flipY, calibration: calibration,
+                                  calibrationSource: .config)
+        }
+        return ScreenGeometry(rotation: rotation, flipX: flipX, flipY: flipY, calibration: deviceCalibration,
+                              calibrationSource: .udev)
     }
 
     /// The settings of a config without `[input]`: `device = "auto"`.

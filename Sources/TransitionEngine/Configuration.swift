@@ -15,16 +15,34 @@ public enum PinchDirection: String, Sendable, CaseIterable {
     case `in`, out
 }
 
+/// The part of an edge where an edge-pan may start: `start...end` as a
+/// fraction of the edge's length, from its top (left and right edges) or
+/// its left end (top and bottom edges). `0...1` is the whole edge.
+public struct EdgeRange: Sendable, Equatable {
+    public var start: Double
+    public var end: Double
+
+    public init(start: Double, end: Double) {
+        self.start = start
+        self.end = end
+    }
+
+    public static let whole = EdgeRange(start: 0, end: 1)
+    public var isWhole: Bool { start <= 0 && end >= 1 }
+
+    public func contains(_ position: Double) -> Bool { position >= start && position <= end }
+}
+
 /// The gesture a transition is bound to (design "Gestures").
 public enum GestureKind: Sendable, Equatable {
-    case edgePan(edge: Edge, fingers: Int, edgeMargin: Double)
+    case edgePan(edge: Edge, fingers: Int, edgeMargin: Double, range: EdgeRange = .whole)
     case swipe(direction: SwipeDirection, fingers: Int)
     case pinch(direction: PinchDirection)
 
     /// The number of contacts the gesture needs.
     public var fingers: Int {
         switch self {
-        case .edgePan(_, let fingers, _): return fingers
+        case .edgePan(_, let fingers, _, _): return fingers
         case .swipe(_, let fingers): return fingers
         case .pinch: return 2
         }

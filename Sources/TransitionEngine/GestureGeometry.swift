@@ -54,7 +54,7 @@ public struct GestureTravel: Sendable, Equatable {
         let dy = current.centroidY - reference.centroidY
         let d: Double, q: Double
         switch kind {
-        case .edgePan(let edge, _, _):
+        case .edgePan(let edge, _, _, _):
             switch edge {
             case .left: d = dx; q = abs(dy)
             case .right: d = -dx; q = abs(dy)
@@ -86,12 +86,12 @@ extension GestureKind {
     /// condition of edge-pan; always true for the others).
     public func acceptsTouchDown(x: Double, y: Double) -> Bool {
         switch self {
-        case .edgePan(let edge, _, let margin):
+        case .edgePan(let edge, _, let margin, let range):
             switch edge {
-            case .left: return x <= margin
-            case .right: return x >= 1 - margin
-            case .top: return y <= margin
-            case .bottom: return y >= 1 - margin
+            case .left: return x <= margin && range.contains(y)
+            case .right: return x >= 1 - margin && range.contains(y)
+            case .top: return y <= margin && range.contains(x)
+            case .bottom: return y >= 1 - margin && range.contains(x)
             }
         case .swipe, .pinch:
             return true

@@ -55,6 +55,8 @@ public struct TouchFrameAssembler: Sendable {
     private let yAxis: Axis
     /// Event times are microseconds; frame times are seconds after this.
     public var timeOrigin: Int64
+    /// Panel positions → screen positions (calibration, rotation, flips).
+    public let geometry: ScreenGeometry
 
     private var slots: [Slot]
     private var currentSlot: Int
@@ -69,8 +71,10 @@ public struct TouchFrameAssembler: Sendable {
     /// The frame completed by the last `SYN_REPORT`.
     public private(set) var frame = TouchFrame(time: 0, contacts: [])
 
-    public init(device: DeviceDescription, timeOrigin: Int64 = 0) throws(DeviceSetupError) {
+    public init(device: DeviceDescription, timeOrigin: Int64 = 0,
+                geometry: ScreenGeometry = .identity) throws(DeviceSetupError) {
         self.timeOrigin = timeOrigin
+        self.geometry = geometry
         let info = device.absInfo
         let xCode: UInt16, yCode: UInt16
         if info[EventCode.ABS_MT_POSITION_X] != nil && info[EventCode.ABS_MT_POSITION_Y] != nil {
@@ -200,7 +204,7 @@ public struct TouchFrameAssembler: Sendable {
 
     private mutating func collectSlots() {
         for i in slots.indices where slots[i].trackingID >= 0 {
-            frame.contacts.append(Self.contact(&slots[i], xAxis, yAxis))
+            frame.contacts.append(Self.contact(&slots[i], xAxis, yAxis, geometry))
         }
     }
 
@@ -212,7 +216,7 @@ public struct TouchFrameAssembler: Sendable {
                 slots[0].fresh = true
                 nextTouch += 1
             }
-            frame.contacts.append(Self.contact(&slots[0], xAxis, yAxis))
+            frame.contacts.append(Self.contact(&slots[0], xAxis, yAxis, geometry))
         } else {
             slots[0].trackingID = -1
         }
@@ -240,7 +244,7 @@ public struct TouchFrameAssembler: Sendable {
             }
             if let x = p.x { slot.x = x }
             if let y = p.y { slot.y = y }
-            frame.contacts.append(Self.contact(&slot, xAxis, yAxis))
+            frame.contacts.append(Self.contact(&slot, xAxis, yAxis, geometry))
             next.append(slot)
         }
         previousA = next
@@ -248,8 +252,10 @@ public struct TouchFrameAssembler: Sendable {
     }
 
     @inline(__always)
-    private static func contact(_ slot: inout Slot, _ xAxis: Axis, _ yAxis: Axis) -> Contact {
-        let x = xAxis.normalise(slot.x), y = yAxis.normalise(slot.y)
+    private static func contact(_ slot: inout Slot, _ xAxis: Axis, _ yAxis: Axis,
+                                _ geometry: ScreenGeometry) -> Contact {
+        var x = xAxis.normalise(slot.x), y = yAxis.normalise(slot.y)
+        if !geometry.isIdentity { (x, y) = geometry.map(x: x, y: y) }
         if slot.fresh {
             slot.fresh = false
             slot.downX = x

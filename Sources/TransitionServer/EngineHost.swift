@@ -30,4 +30,11 @@ public protocol EngineHost: AnyObject {
     var liveTransitionCount: Int { get }
     /// The index clients know transition `i`'s events by (`TransitionEngine.streamIndex`).
     func streamIndex(of i: Int) -> Int
+    /// The panel geometry in force (said in `hello` and `state` unless it is
+    /// the identity), if any.
+    var geometry: ScreenGeometry? { get }
+}
+
+extension EngineHost {
+    public var geometry: ScreenGeometry? { nil }
 }

@@ -91,7 +91,8 @@ struct ReplayCommand: ParsableCommand {
             let inputs = try recordings.map(loadRecording)
             var session: ReplaySession
             do {
-                session = try ReplaySession(configuration: configuration, inputs: inputs, loops: loop)
+                session = try ReplaySession(configuration: configuration, inputs: inputs, loops: loop,
+                                            geometry: daemon.input.geometry())
             } catch let error as ReplayError {
                 throw Failure(.dataError, error.description)
             }
@@ -118,7 +119,7 @@ struct ReplayCommand: ParsableCommand {
             var live: LiveView? = ndjson ? nil : LiveView(configuration: configuration)
             let writer = JSONWriter(capacity: 1 << 18)
             if ndjson {
-                encoder.hello(active: [], into: writer)
+                encoder.hello(active: [], geometry: session.geometry, into: writer)
             }
 
             if fast, live == nil {

@@ -102,6 +102,8 @@ struct RunCommand: ParsableCommand {
             try ServerRunner.run(options: options, logger: logger, stopWhenInputEnds: false, inputStatus: nil,
                                  readConfig: readConfig) { loop, service in
                 let host = DeviceHost(loop: loop, configuration: daemon.engine, source: source, logger: logger, trace: verbose)
+                let input = daemon.input
+                host.geometryFor = { path in input.geometry(deviceCalibration: UdevProperties.calibration(forDeviceAt: path)) }
                 host.statusChanged = { service.inputChanged($0) }
                 return host
             }

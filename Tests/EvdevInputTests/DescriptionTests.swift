@@ -1,6 +1,7 @@
 import CLibevdev
 import Recordings
 import Testing
+import TestSupport
 import TransitionEngine
 @testable import EvdevInput
 
@@ -93,5 +94,19 @@ struct DescriptionTests {
         #expect(broken.isTouchscreen)
         #expect(engineRejection(of: broken)?.contains("ABS_MT_POSITION_X") == true)
         #expect(engineRejection(of: SampleDevices.touchscreen()) == nil)
+    }
+}
+
+/// The udev database entry of a device, read without libudev: the
+/// calibration matrix a udev rule gives a panel.
+@Suite struct UdevPropertiesTests {
+    @Test func theCalibrationMatrixIsReadFromTheDatabaseEntry() throws {
+        let entry = try temporaryFile("c13:67", "I:123456\nE:ID_INPUT=1\nE:ID_INPUT_TOUCHSCREEN=1\nE:LIBINPUT_CALIBRATION_MATRIX=0 -1 1 1 0 0\nG:seat\n")
+        #expect(UdevProperties.value("LIBINPUT_CALIBRATION_MATRIX", inEntry: entry) == "0 -1 1 1 0 0")
+        #expect(UdevProperties.value("ID_INPUT_TOUCHSCREEN", inEntry: entry) == "1")
+        #expect(UdevProperties.value("ID_INPUT_TOUCH", inEntry: entry) == nil, "a prefix of another key is not it")
+        #expect(UdevProperties.value("X", inEntry: entry + ".missing") == nil)
+        #expect(UdevProperties.calibration(forDeviceAt: "/nonexistent") == nil)
+        #expect(UdevProperties.calibration(forDeviceAt: entry) == nil, "not a character device")
     }
 }

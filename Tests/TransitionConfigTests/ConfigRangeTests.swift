@@ -33,7 +33,7 @@ private let rangeCases: [RangeCase] = [
               inside: ["2"], outside: ["1", "3"], read: { first($0).map { Double($0.gesture.fingers) } }),
     RangeCase(name: "edge_margin", before: Fixture.edgePan, keyPath: "transition[1].edge_margin", key: "edge_margin",
               inside: ["0.0001", "0.5"], outside: ["0", "0.5001", "-0.1"], read: {
-                  guard case .edgePan(_, _, let margin)? = first($0)?.gesture else { return nil }
+                  guard case .edgePan(_, _, let margin, _)? = first($0)?.gesture else { return nil }
                   return margin
               }),
     RangeCase(name: "activation", before: Fixture.edgePan, keyPath: "transition[1].activation", key: "activation",

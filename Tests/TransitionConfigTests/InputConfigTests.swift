@@ -54,3 +54,62 @@ extension Fixture {
         Issue.record("expected a ConfigError, got \(error)")
     }
 }
+
+// MARK: - Geometry
+
+@Test func theGeometryKeysReachTheSettingsAndReadBack() throws {
+    let text = Fixture.input + "rotation = 270\nflip_x = true\ncalibration = [0, -1, 1, 1, 0, 0]\n"
+    let config = try ConfigLoader.parseDaemon(text: text, file: "test.toml")
+    #expect(config.input.rotation == .threeQuarters && config.input.flipX && !config.input.flipY)
+    #expect(config.input.calibration == [0, -1, 1, 1, 0, 0])
+    let geometry = config.input.geometry(deviceCalibration: [2, 0, 0, 0, 2, 0])
+    #expect(geometry.calibration == [0, -1, 1, 1, 0, 0] && geometry.calibrationSource == .config,
+            "the config's matrix wins over the device's")
+    let rendered = ConfigRenderer.render(config)
+    #expect(try ConfigLoader.parseDaemon(text: rendered, file: "rendered.toml") == config, "\(rendered)")
+    // Without a matrix in the config, the device's (udev) is used.
+    let plain = try ConfigLoader.parseDaemon(text: Fixture.input, file: "test.toml").input
+    #expect(plain.geometry(deviceCalibration: [2, 0, 0, 0, 2, 0]).calibrationSource == .udev)
+    #expect(plain.geometry().isIdentity)
+}
+
+@Test func badGeometryValuesAreNamedAtTheirLine() {
+    for (line, fragment) in [("rotation = 45", "must be 0, 90, 180 or 270 (got 45)"),
+                             ("rotation = 360", "must be from 0 to 270"),
+                             ("flip_x = 1", "expected a boolean"),
+                             ("calibration = [1, 0, 0, 0, 1]", "must be 6 numbers"),
+                             ("calibration = [1, 0, 0, 0, 1, 1e9]", "from -1000 to 1000"),
+                             ("calibration = [1, 0, 0, 0, 1, \"x\"]", "item 6")] {
+        do {
+            let config = try ConfigLoader.parseDaemon(text: Fixture.input + line + "\n", file: "test.toml")
+            Issue.record("expected an error for \(line), parsed \(config)")
+        } catch let error as ConfigError {
+            #expect(error.line == 6, "\(line): \(error)")
+            #expect(error.message.contains(fragment), "\(line): \(error)")
+        } catch {
+            Issue.record("expected a ConfigError, got \(error)")
+        }
+    }
+}
+
+@Test func anEdgeRangeIsTwoIncreasingFractions() throws {
+    let lower = try ConfigLoader.parse(text: Fixture.edgePan + "edge_range = [0.5, 1]\n", file: "test.toml")
+    guard case .edgePan(_, _, _, let range)? = lower.transitions.first?.gesture else {
+        Issue.record("not an edge-pan")
+        return
+    }
+    #expect(range == EdgeRange(start: 0.5, end: 1))
+    #expect(try ConfigLoader.parse(text: ConfigLoader.render(lower), file: "rendered.toml") == lower)
+    for (value, fragment) in [("[0.5]", "must be [start, end]"), ("[0.6, 0.4]", "must be [start, end]"),
+                              ("[0.5, 0.5]", "must be [start, end]"), ("[0, 1.5]", "must be >= 0 and <= 1")] {
+        do {
+            _ = try ConfigLoader.parse(text: Fixture.edgePan + "edge_range = \(value)\n", file: "test.toml")
+            Issue.record("expected an error for \(value)")
+        } catch let error as ConfigError {
+            #expect(error.message.contains(fragment), "\(value): \(error)")
+            #expect(error.key?.hasSuffix("edge_range") == true, "\(error)")
+        } catch {
+            Issue.record("expected a ConfigError, got \(error)")
+        }
+    }
+}

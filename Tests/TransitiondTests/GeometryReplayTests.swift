@@ -1,0 +1,64 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The project's recordings replayed with each `[input] rotation`: a
+/// left-edge drag on a panel mounted at 90° is a top-edge drag on the
+/// screen, with the same progress, and `hello` says which geometry is in
+/// force; an edge segment that leaves out the touch recognises nothing.
+@Suite struct GeometryReplayTests {
+    func config(_ input: String) throws -> String {
+        var text = ""
+        for edge in ["left", "top", "right", "bottom"] {
+            text += "[[transition]]\nname = \"from-\(edge)\"\ngesture = \"edge-pan\"\nedge = \"\(edge)\"\n\n"
+        }
+        return try temporaryFile("geometry-\(UInt32.random(in: 0...UInt32.max)).toml", text + "[input]\n" + input + "\n")
+    }
+
+    func ended(_ lines: [String]) -> [String] {
+        lines.filter { $0.contains("\"type\":\"ended\"") }
+    }
+
+    @Test(arguments: [("rotation = 0", "left"), ("rotation = 90", "top"), ("rotation = 180", "right"),
+                      ("rotation = 270", "bottom"), ("flip_x = true", "right"),
+                      ("calibration = [0, -1, 1, 1, 0, 0]", "top")])
+    func aLeftEdgeDragFollowsTheMounting(input: String, edge: String) throws {
+        let recording = "Recordings/back-drag-finish.events"
+        let plain = try runTransitiond(["replay", "--fast", "--json", "--config", try config(""), recording])
+        let mounted = try runTransitiond(["replay", "--fast", "--json", "--config", try config(input), recording])
+        #expect(mounted.status == 0, "\(mounted.stderr)")
+        let reference = ended(plain.lines)
+        let got = ended(mounted.lines)
+        try #require(reference.count == 1 && got.count == 1, "\(mounted.lines.prefix(3))")
+        #expect(got[0] == reference[0].replacingOccurrences(of: "\"from-left\"", with: "\"from-\(edge)\""),
+                "the same release, on the \(edge) edge")
+        let hello = try #require(mounted.lines.first)
+        if input == "rotation = 0" {
+            #expect(!hello.contains("geometry"), "no geometry field for the identity: \(hello)")
+        } else {
+            #expect(hello.contains("\"geometry\":{"), "\(hello)")
+        }
+    }
+
+    @Test func helloSaysWhichGeometryIsInForce() throws {
+        let result = try runTransitiond(["replay", "--fast", "--json", "--config",
+                                         try config("rotation = 90\nflip_y = true\ncalibration = [1, 0, 0, 0, 1, 0]"),
+                                         "Recordings/back-drag-finish.events"])
+        let hello = try #require(result.lines.first)
+        #expect(hello.hasSuffix(#","geometry":{"rotation":90,"flip_x":false,"flip_y":true,"calibration":[1,0,0,0,1,0],"calibration_from":"config"}}"#),
+                "\(hello)")
+    }
+
+    @Test func anEdgeSegmentThatLeavesOutTheTouchRecognisesNothing() throws {
+        // The recording's finger comes down a little above the middle of the left edge.
+        func began(_ range: String) throws -> Int {
+            let file = try temporaryFile("range-\(UInt32.random(in: 0...UInt32.max)).toml",
+                                         "[[transition]]\nname = \"back\"\ngesture = \"edge-pan\"\nedge = \"left\"\nedge_range = \(range)\n")
+            return try runTransitiond(["replay", "--fast", "--json", "--config", file, "Recordings/back-drag-finish.events"])
+                .lines.filter { $0.contains("\"type\":\"began\"") }.count
+        }
+        #expect(try began("[0, 1]") == 1)
+        #expect(try began("[0.0, 0.6]") == 1)
+        #expect(try began("[0.6, 1.0]") == 0)
+    }
+}
