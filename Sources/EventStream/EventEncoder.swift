@@ -128,6 +128,7 @@ public struct EventEncoder: Sendable {
                 w.raw(",\"direction\":")
                 w.string(direction.rawValue)
             }
+            if !spec.enabled { w.raw(",\"enabled\":false") }
             w.raw("}")
         }
         w.raw("],\"active\":[")

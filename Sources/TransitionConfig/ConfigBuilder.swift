@@ -81,7 +81,8 @@ enum ConfigBuilder {
             completionSpeed: section.number("completion_speed"),
             completionCurve: completionCurve(from: section),
             interruptible: section.boolean("interruptible"),
-            keyframes: try keyframes(from: section, file: file)
+            keyframes: try keyframes(from: section, file: file),
+            enabled: section.boolean("enabled")
         )
     }
 

@@ -120,6 +120,11 @@ public struct TransitionSpec: Sendable, Equatable {
     public var completionCurve: CompletionCurve
     public var interruptible: Bool
     public var keyframes: [KeyframeTrack]
+    /// Whether its gesture is recognised: the config's `enabled`, and at run
+    /// time the `enable` command (the UI says when "back" has somewhere to
+    /// go). A disabled transition recognises nothing; one in flight ends as
+    /// it would have.
+    public var enabled: Bool
 
     public init(name: String, gesture: GestureKind,
                 activation: Double = 0.02,
@@ -130,7 +135,9 @@ public struct TransitionSpec: Sendable, Equatable {
                 completionSpeed: Double = 1.0,
                 completionCurve: CompletionCurve = .timing(.easeOut),
                 interruptible: Bool = true,
-                keyframes: [KeyframeTrack] = []) {
+                keyframes: [KeyframeTrack] = [],
+                enabled: Bool = true) {
+        self.enabled = enabled
         self.name = name
         self.gesture = gesture
         self.activation = activation

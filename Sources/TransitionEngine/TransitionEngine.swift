@@ -54,6 +54,7 @@ public struct TransitionEngine: Sendable {
         for c in frame.contacts where !claimed.contains(c.id) { free.append(c) }
         for i in machines.indices where !machines[i].isInteracting {
             if machines.count > liveCount && !takesNewTouches(i) { continue }
+            if i < liveCount && !configuration.transitions[i].enabled { continue }
             let action = machines[i].handleFrame(frame, free: free)
             if case .began(_, let ids) = action {
                 claimed.append(contentsOf: ids)
@@ -139,6 +140,9 @@ public struct TransitionEngine: Sendable {
         case drive(progress: Double)
         case release(velocity: Double?)
         case cancel
+        /// Turns recognising its gesture on or off (`enable`); changes no
+        /// transition in flight.
+        case setEnabled(Bool)
         /// The client whose `drive` commands drive it went away: a driven
         /// interaction ends with a cancel (reason `client-lost`) and animates
         /// back; anything else (a finger drives it, or it is no longer
@@ -153,6 +157,10 @@ public struct TransitionEngine: Sendable {
             return .refused(code: .unknownTransition, message: "no transition number \(i)")
         }
         advance(to: time, into: &events)
+        if case .setEnabled(let enabled) = command {
+            setEnabled(enabled, transition: i)
+            return .done
+        }
         // A command for a transition goes to its earlier config's one while
         // that is still in flight (a drive begun before a reload is released
         // by the same name).
@@ -169,11 +177,24 @@ public struct TransitionEngine: Sendable {
             action = machines[i].handleCancelCommand(at: t)
         case .driverLost:
             action = machines[i].handleDriverLost(at: t)
+        case .setEnabled:
+            return .done   // handled above, before the redirection to an earlier config
         }
         if case .refused(let code, let message) = action { return .refused(code: code, message: message) }
         perform(action, transition: i, time: t, into: &events)
         dropRetiredIfIdle()
         return .done
+    }
+
+    /// Turns transition `i`'s recognition on or off. An idle one starts
+    /// afresh (no candidate left from before); one in flight is left alone.
+    private mutating func setEnabled(_ enabled: Bool, transition i: Int) {
+        guard i < liveCount, configuration.transitions[i].enabled != enabled else { return }
+        configuration.transitions[i].enabled = enabled
+        if machines[i].isIdle {
+            machines[i] = TransitionMachine(spec: configuration.transitions[i], frameRate: configuration.frameRate)
+        }
+        trace?("\(configuration.transitions[i].name): \(enabled ? "enabled" : "disabled")")
     }
 
     // MARK: Reload

@@ -10,6 +10,8 @@ public enum ClientCommand: Sendable, Equatable {
     case drive(transition: String, progress: Double)
     case release(transition: String, velocity: Double?)
     case cancel(transition: String)
+    /// Turns a transition's gesture on or off.
+    case enable(transition: String, enabled: Bool)
     /// Re-read the config (as SIGHUP does).
     case reload
 
@@ -23,6 +25,7 @@ public enum ClientCommand: Sendable, Equatable {
         case .drive: return "drive"
         case .release: return "release"
         case .cancel: return "cancel"
+        case .enable: return "enable"
         case .reload: return "reload"
         }
     }
@@ -31,7 +34,7 @@ public enum ClientCommand: Sendable, Equatable {
     public var changesState: Bool {
         switch self {
         case .subscribe, .ping, .state: return false
-        case .run, .drive, .release, .cancel, .reload: return true
+        case .run, .drive, .release, .cancel, .enable, .reload: return true
         }
     }
 }
@@ -162,9 +165,16 @@ public enum CommandDecoder {
             case .failure(let e): return .failure(e)
             case .success(let t): return .success((.cancel(transition: t), id))
             }
+        case "enable":
+            switch needTransition() {
+            case .failure(let e): return .failure(e)
+            case .success(let t):
+                guard case .bool(let on)? = value["enabled"] else { return fail(.badField, "'enabled' must be true or false") }
+                return .success((.enable(transition: t, enabled: on), id))
+            }
         default:
             _ = transition()
-            return fail(.unknownCommand, "unknown command '\(name)' (known: subscribe, ping, state, run, drive, release, cancel, reload)")
+            return fail(.unknownCommand, "unknown command '\(name)' (known: subscribe, ping, state, run, drive, release, cancel, enable, reload)")
         }
     }
 }

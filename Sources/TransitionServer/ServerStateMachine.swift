@@ -365,6 +365,7 @@ public struct ServerStateMachine: Sendable {
             switch request.command {
             case .drive: if let client = request.client { drivers[request.transition] = client }
             case .release, .cancel, .driverLost, .run: drivers[request.transition] = nil
+            case .setEnabled: break   // whoever drives it still does
             }
             if let client = request.client {
                 reply(client, ReplyLines.simple("ok", cmd: request.name, id: request.id), into: &actions)
@@ -670,6 +671,8 @@ public struct ServerStateMachine: Sendable {
             if let r = request(name, .release(velocity: velocity)) { actions.append(.perform(r)) }
         case .cancel(let name):
             if let r = request(name, .cancel) { actions.append(.perform(r)) }
+        case .enable(let name, let enabled):
+            if let r = request(name, .setEnabled(enabled)) { actions.append(.perform(r)) }
         case .reload:
             actions.append(.reload(id, requestID))
         }

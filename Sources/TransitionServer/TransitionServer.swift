@@ -216,6 +216,10 @@ public final class TransitionServer: @unchecked Sendable {
         case .perform(let request):
             eventBuffer.removeAll(keepingCapacity: true)
             let outcome = host.perform(request.command, transition: request.transition, into: &eventBuffer)
+            if case .setEnabled = request.command {
+                // `hello` and `state` list what is enabled.
+                encoder = EventEncoder(configuration: host.configuration, listed: host.liveTransitionCount)
+            }
             let lines = eventBuffer.map(encodeLine)
             input { $0.commandCompleted(request, outcome: outcome, events: lines, into: &$1) }
         case .reload(let client, let requestID):

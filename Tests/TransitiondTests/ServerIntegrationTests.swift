@@ -394,6 +394,29 @@ struct ServerIntegrationTests {
         #expect(daemon2.waitForExit() == 0)
     }
 
+    /// `enable`: the UI turns `back` off before the replay starts; the drag
+    /// is then no transition at all, and `state` says `back` is disabled.
+    @Test func aDisabledTransitionLetsItsGesturePassUnrecognised() throws {
+        let socket = temporarySocketPath()
+        let daemon = try DaemonProcess(["replay", "--socket", socket, "--wait-clients", "2", "--speed", "8",
+                                        "Recordings/back-drag-finish.events"], socket: socket)
+        try daemon.waitUntilListening()
+        let ui = try LineClient(path: socket)
+        _ = ui.readLine()
+        try ui.send("{\"cmd\":\"enable\",\"transition\":\"back\",\"enabled\":false,\"id\":1}\n")
+        #expect(ui.readUntil { typeOf($0) == "ok" }.last.map(object)?["cmd"] as? String == "enable")
+        try ui.send("{\"cmd\":\"state\"}\n")
+        let state = ui.readUntil { typeOf($0) == "state" }.last ?? ""
+        #expect(state.contains("\"edge\":\"left\",\"enabled\":false"), "\(state)")
+        try ui.send("{\"cmd\":\"enable\",\"transition\":\"back\",\"enabled\":\"no\"}\n")
+        #expect(ui.readUntil { typeOf($0) == "error" }.last.map(object)?["code"] as? String == "bad-field")
+        let other = try LineClient(path: socket)     // the second client: the replay starts
+        let seen = other.readAll()
+        #expect(seen.first.map(typeOf) == "hello" && seen.first?.contains("\"enabled\":false") == true)
+        #expect(!seen.contains { typeOf($0) == "began" }, "\(seen.prefix(3))")
+        #expect(daemon.waitForExit() == 0)
+    }
+
     /// Runs socat as another user, sending `lines` (commands), and returns
     /// what it read: stdin is closed once every command has its reply (`ok`,
     /// `pong` or `error`), and socat then reads on for its 2 s (`-t 2`).
