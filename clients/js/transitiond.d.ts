@@ -17,6 +17,8 @@ export interface TransitionInfo {
   edge?: 'left' | 'right' | 'top' | 'bottom';
   /** swipe: left | right | up | down; pinch: in | out. */
   direction?: 'left' | 'right' | 'up' | 'down' | 'in' | 'out';
+  /** false while the UI has turned its gesture off (`enable`); absent when on. */
+  enabled?: boolean;
 }
 
 export interface ActiveTransition {
@@ -84,6 +86,7 @@ export type Command =
   | { cmd: 'drive'; transition: string; progress: number; id?: number | string }
   | { cmd: 'release'; transition: string; velocity?: number; id?: number | string }
   | { cmd: 'cancel'; transition: string; id?: number | string }
+  | { cmd: 'enable'; transition: string; enabled: boolean; id?: number | string }
   | { cmd: 'reload'; id?: number | string }
   | { cmd: string; id?: number | string; [key: string]: unknown };
 

@@ -99,6 +99,12 @@ async def test_commands_and_replies(launcher, transport):
         assert (seen[1]["decision"], seen[1]["reason"]) == ("finish", "command")
         assert (back.phase, back.finished) == ("idle", 1)
 
+        # enable: the UI turns a gesture off; state lists it as disabled
+        assert (await client.enable("back", False))["cmd"] == "enable"
+        assert (await client.state())["transitions"][0].get("enabled") is False
+        await client.enable("back", True)
+        assert "enabled" not in (await client.state())["transitions"][0]
+
         # refusals raise CommandError, and the connection stays
         with pytest.raises(tc.CommandError) as refused:
             await client.cancel("back")

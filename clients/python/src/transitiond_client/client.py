@@ -414,6 +414,11 @@ class Client:
     async def cancel(self, transition: str) -> Event:
         return await self.command({"cmd": "cancel", "transition": transition})
 
+    async def enable(self, transition: str, enabled: bool = True) -> Event:
+        """Turns recognising a transition's gesture on or off (the UI says
+        when "back" has somewhere to go)."""
+        return await self.command({"cmd": "enable", "transition": transition, "enabled": enabled})
+
     async def reload(self) -> Event:
         """Has the daemon re-read its config file."""
         return await self.command({"cmd": "reload"})
