@@ -78,6 +78,13 @@ public struct EventEncoder: Sendable {
             w.raw(",\"target\":")
             w.number(target)
         }
+        if let position = e.position {
+            w.raw(",\"position\":{\"x\":")
+            w.number(position.x)
+            w.raw(",\"y\":")
+            w.number(position.y)
+            w.raw("}")
+        }
         w.raw("}\n")
     }
 

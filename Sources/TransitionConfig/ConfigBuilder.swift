@@ -82,7 +82,8 @@ enum ConfigBuilder {
             completionCurve: completionCurve(from: section),
             interruptible: section.boolean("interruptible"),
             keyframes: try keyframes(from: section, file: file),
-            enabled: section.boolean("enabled")
+            enabled: section.boolean("enabled"),
+            reportPosition: section.boolean("report_position")
         )
     }
 

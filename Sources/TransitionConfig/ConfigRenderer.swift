@@ -57,6 +57,7 @@ enum ConfigRenderer {
             entries += [("damping_ratio", .number(dampingRatio)), ("stiffness", .number(stiffness))]
         }
         entries.append(("interruptible", .boolean(transition.interruptible)))
+        entries.append(("report_position", .boolean(transition.reportPosition)))
         entries.append(("enabled", .boolean(transition.enabled)))
         return entries
     }

@@ -66,6 +66,8 @@ enum ConfigSchema {
             KeySpec("stiffness", .number(.above(0, upTo: 100_000)),
                     when: .when("completion_curve", isOneOf: ["spring"]), default: .value(.number(300))),
             KeySpec("interruptible", .boolean, default: .value(.boolean(true))),
+            KeySpec("report_position", .boolean, default: .value(.boolean(false)),
+                    summary: "began/changed/ended carry the fingers' centroid on the screen"),
             KeySpec("enabled", .boolean, default: .value(.boolean(true)),
                     summary: "recognised from the start; the enable command turns it on and off"),
         ],

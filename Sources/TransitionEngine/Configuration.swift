@@ -125,6 +125,9 @@ public struct TransitionSpec: Sendable, Equatable {
     /// go). A disabled transition recognises nothing; one in flight ends as
     /// it would have.
     public var enabled: Bool
+    /// `report_position`: `began`/`changed`/`ended` carry the fingers'
+    /// centroid on the screen, for UIs that want the finger's place.
+    public var reportPosition: Bool
 
     public init(name: String, gesture: GestureKind,
                 activation: Double = 0.02,
@@ -136,8 +139,10 @@ public struct TransitionSpec: Sendable, Equatable {
                 completionCurve: CompletionCurve = .timing(.easeOut),
                 interruptible: Bool = true,
                 keyframes: [KeyframeTrack] = [],
-                enabled: Bool = true) {
+                enabled: Bool = true,
+                reportPosition: Bool = false) {
         self.enabled = enabled
+        self.reportPosition = reportPosition
         self.name = name
         self.gesture = gesture
         self.activation = activation

@@ -21,6 +21,11 @@ public struct TransitionEngine: Sendable {
     private var free: [Contact] = []
     /// The last time the engine was told about.
     public private(set) var now: Double = -Double.infinity
+    /// Per transition with `report_position`: its fingers' centroid at the
+    /// frame being processed (nil when none or not asked for), and where it
+    /// was last (for `ended`, whose frame has no fingers).
+    private var position: ScreenPoint?
+    private var lastPosition: [Int: ScreenPoint] = [:]
 
     /// Called with a line for every state change worth tracing (debug level).
     public var trace: (@Sendable (String) -> Void)?
@@ -48,6 +53,7 @@ public struct TransitionEngine: Sendable {
         // Interactions first: they own their contacts.
         for i in machines.indices where machines[i].isInteracting {
             let action = machines[i].handleFrame(frame, free: [])
+            position = locate(i, action, in: frame)
             perform(action, transition: i, time: frame.time, into: &events)
         }
         free.clearKeepingCapacity()
@@ -60,9 +66,35 @@ public struct TransitionEngine: Sendable {
                 claimed.append(contentsOf: ids)
                 free.removeAll { ids.contains($0.id) }
             }
+            position = locate(i, action, in: frame)
             perform(action, transition: i, time: frame.time, into: &events)
         }
+        position = nil
         dropRetiredIfIdle()
+    }
+
+    /// Where transition `i`'s fingers are in `frame`, if it reports its
+    /// position and the action is one that carries it.
+    private mutating func locate(_ i: Int, _ action: TransitionMachine.Action, in frame: TouchFrame) -> ScreenPoint? {
+        guard configuration.transitions[i].reportPosition else { return nil }
+        switch action {
+        case .began, .changed:
+            guard let ids = machines[i].ownedContactIDs, !ids.isEmpty else { return nil }
+            var x = 0.0, y = 0.0, n = 0.0
+            for c in frame.contacts where ids.contains(c.id) {
+                x += c.x
+                y += c.y
+                n += 1
+            }
+            guard n > 0 else { return lastPosition[i] }
+            let point = ScreenPoint(x: x / n, y: y / n)
+            lastPosition[i] = point
+            return point
+        case .ended:
+            return lastPosition.removeValue(forKey: i)
+        case .none, .trace, .animating, .ran, .abandoned, .refused, .bug:
+            return nil
+        }
     }
 
     /// The first frame after the device's state was rebuilt (a resync after
@@ -332,9 +364,14 @@ public struct TransitionEngine: Sendable {
                                reason: EndReason? = nil, target: Double? = nil,
                                into events: inout [TransitionEvent]) {
         seq += 1
+        let at: ScreenPoint?
+        switch kind {
+        case .began, .changed, .ended: at = position
+        case .animating, .finished, .cancelled: at = nil
+        }
         events.append(TransitionEvent(kind: kind, transition: transition, seq: seq, time: time,
                                       progress: progress, velocity: velocity, decision: decision,
-                                      reason: reason, target: target))
+                                      reason: reason, target: target, position: at))
     }
 
     private mutating func perform(_ action: TransitionMachine.Action, transition i: Int, time: Double,

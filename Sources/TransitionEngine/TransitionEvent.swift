@@ -31,8 +31,15 @@ public struct TransitionEvent: Sendable, Equatable {
     /// `animating` only.
     public var target: Double?
 
+    /// `began`/`changed`/`ended` of a transition with `report_position`:
+    /// the centroid of its fingers on the screen (0…1 each axis); on
+    /// `ended`, where they were last. nil otherwise (and when driven by commands).
+    public var position: ScreenPoint?
+
     public init(kind: Kind, transition: Int, seq: UInt64, time: Double, progress: Double, velocity: Double,
-                decision: Decision? = nil, reason: EndReason? = nil, target: Double? = nil) {
+                decision: Decision? = nil, reason: EndReason? = nil, target: Double? = nil,
+                position: ScreenPoint? = nil) {
+        self.position = position
         self.kind = kind
         self.transition = transition
         self.seq = seq
@@ -42,5 +49,15 @@ public struct TransitionEvent: Sendable, Equatable {
         self.decision = decision
         self.reason = reason
         self.target = target
+    }
+}
+
+/// A point on the screen in the engine's 0…1 units.
+public struct ScreenPoint: Sendable, Equatable {
+    public var x: Double
+    public var y: Double
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
     }
 }

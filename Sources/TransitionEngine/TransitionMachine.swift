@@ -7,6 +7,13 @@ public struct TransitionMachine: Sendable {
     // MARK: State
 
     /// A gesture (or a catch of an animation) in progress.
+    /// The contacts a finger-driven interaction owns (nil when it is not
+    /// interacting, or is driven by commands).
+    public var ownedContactIDs: [Int]? {
+        guard case .interacting(let interaction) = state, !interaction.driven else { return nil }
+        return interaction.ids
+    }
+
     public struct Interaction: Sendable, Equatable {
         public var ids: [Int]
         public var reference: GestureReference
