@@ -69,6 +69,7 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
                 trace: Bool = false, clock: C) {
         self.loop = loop
         self.engine = TransitionEngine(configuration: configuration)
+        self.baseConfiguration = configuration
         self.source = source
         self.logger = logger
         self.driver = EngineDriver(loop: loop, clock: clock, timeline: .live)
@@ -87,12 +88,25 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
     public func streamIndex(of i: Int) -> Int { engine.streamIndex(of: i) }
 
     public func reload(_ configuration: EngineConfiguration) -> [Int?] {
-        let moved = engine.reload(configuration)
+        baseConfiguration = configuration
+        var effective = configuration
+        if configuration.usesPhysicalLengths, let device {
+            do {
+                effective = try configuration.resolved(for: ScreenSize(device: device.description, geometry: geometry ?? .identity))
+            } catch {
+                logger.error("reload: \(device.path): \(error.message); using the screen-unit lengths until a panel that has it")
+            }
+        }
+        let moved = engine.reload(effective)
         scheduleTick()
         return moved
     }
 
     public func snapshot() -> [TransitionEngine.Snapshot] { engine.activeSnapshot() }
+
+    /// The config as given (lengths in millimetres unresolved); the engine
+    /// runs it resolved for the attached panel.
+    private var baseConfiguration: EngineConfiguration
 
     /// The geometry of the attached panel (or of the next one, by the config).
     public private(set) var geometry: ScreenGeometry?
@@ -198,6 +212,17 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
     private func attach(_ attached: AttachedDevice) {
         do {
             let geometry = geometryFor(attached.path)
+            if baseConfiguration.usesPhysicalLengths {
+                // Millimetres become this panel's screen units; what the UI
+                // turned on or off stays so.
+                var resolved = try baseConfiguration.resolved(for: ScreenSize(device: attached.description, geometry: geometry))
+                for (i, spec) in resolved.transitions.enumerated() {
+                    if let current = engine.configuration.transitions.first(where: { $0.name == spec.name }) {
+                        resolved.transitions[i].enabled = current.enabled
+                    }
+                }
+                engine.reload(resolved)
+            }
             assembler = try TouchFrameAssembler(device: attached.description, timeOrigin: 0, geometry: geometry)
             self.geometry = geometry
         } catch {

@@ -49,7 +49,7 @@ public struct ReplaySession: Sendable {
     public init(configuration: EngineConfiguration, inputs: [ReplayInput], loops: Int = 1,
                 geometry: ScreenGeometry = .identity) throws(ReplayError) {
         self.geometry = geometry
-        engine = TransitionEngine(configuration: configuration)
+        engine = TransitionEngine(configuration: try Self.resolve(configuration, for: inputs, geometry: geometry))
         self.inputs = inputs
         self.loops = max(1, loops)
         var prepared: [TouchFrameAssembler] = []
@@ -66,6 +66,35 @@ public struct ReplaySession: Sendable {
         assemblers = prepared
         assembler = first
         startInput()
+    }
+
+    /// The configuration with its lengths in millimetres in the recordings'
+    /// screen units: every recording must come from a panel of one size.
+    private static func resolve(_ configuration: EngineConfiguration, for inputs: [ReplayInput],
+                                geometry: ScreenGeometry) throws(ReplayError) -> EngineConfiguration {
+        guard configuration.usesPhysicalLengths else { return configuration }
+        var resolved: EngineConfiguration? = nil
+        var first: (path: String, size: ScreenSize?)? = nil
+        for input in inputs {
+            let size = ScreenSize(device: input.device, geometry: geometry)
+            do throws(DeviceSetupError) {
+                let this = try configuration.resolved(for: size)
+                if let resolved, let first, this != resolved {
+                    throw DeviceSetupError("its panel measures \(Self.text(size)), \(first.path)'s \(Self.text(first.size)): lengths in millimetres need recordings of one panel size")
+                }
+                resolved = this
+                if first == nil { first = (input.path, size) }
+            } catch {
+                throw ReplayError(path: input.path, message: error.message)
+            }
+        }
+        return resolved ?? configuration
+    }
+
+    private static func text(_ size: ScreenSize?) -> String {
+        guard let size else { return "no size" }
+        func mm(_ v: Double) -> String { String((v * 10).rounded() / 10) }
+        return "\(mm(size.widthMM)) × \(mm(size.heightMM)) mm"
     }
 
     /// Replaces the engine's config for new gestures (`TransitionEngine.reload`).

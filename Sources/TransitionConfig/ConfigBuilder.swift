@@ -83,7 +83,8 @@ enum ConfigBuilder {
             interruptible: section.boolean("interruptible"),
             keyframes: try keyframes(from: section, file: file),
             enabled: section.boolean("enabled"),
-            reportPosition: section.boolean("report_position")
+            reportPosition: section.boolean("report_position"),
+            physical: try physicalLengths(from: section, file: file)
         )
     }
 
@@ -104,6 +105,25 @@ enum ConfigBuilder {
         case let other:
             preconditionFailure("gesture '\(other)' is not in ConfigSchema.gestures")
         }
+    }
+
+    /// The `*_mm` lengths; each instead of its key in screen units, never both.
+    static func physicalLengths(from section: ValidatedSection, file: String) throws(ConfigError) -> PhysicalLengths {
+        var lengths = PhysicalLengths()
+        for (key, plain) in [("edge_margin_mm", "edge_margin"), ("activation_mm", "activation"), ("distance_mm", "distance")] {
+            guard section.values[key] != nil else { continue }
+            if section.lines[plain] != nil {
+                throw ConfigError(file: file, line: section.line(of: key), key: section.keyPath(key),
+                                  message: "give \(plain) (screen units, line \(section.line(of: plain))) or \(key) (millimetres), not both")
+            }
+            let value = section.number(key)
+            switch key {
+            case "edge_margin_mm": lengths.edgeMarginMM = value
+            case "activation_mm": lengths.activationMM = value
+            default: lengths.distanceMM = value
+            }
+        }
+        return lengths
     }
 
     /// `edge_range` as two increasing numbers; nil when it is not that (an

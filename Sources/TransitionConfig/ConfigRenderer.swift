@@ -37,7 +37,8 @@ enum ConfigRenderer {
         switch transition.gesture {
         case .edgePan(let edge, let fingers, let edgeMargin, let range):
             entries += [("edge", .string(edge.rawValue)), ("fingers", .integer(fingers)),
-                        ("edge_margin", .number(edgeMargin)),
+                        transition.physical.edgeMarginMM.map { ("edge_margin_mm", .number($0)) }
+                            ?? ("edge_margin", .number(edgeMargin)),
                         ("edge_range", .array([.number(range.start), .number(range.end)]))]
         case .swipe(let direction, let fingers):
             entries += [("direction", .string(direction.rawValue)), ("fingers", .integer(fingers))]
@@ -45,8 +46,10 @@ enum ConfigRenderer {
             entries += [("direction", .string(direction.rawValue)), ("fingers", .integer(2))]
         }
         entries += [
-            ("activation", .number(transition.activation)),
-            ("distance", .number(transition.distance)),
+            transition.physical.activationMM.map { ("activation_mm", .number($0)) }
+                ?? ("activation", .number(transition.activation)),
+            transition.physical.distanceMM.map { ("distance_mm", .number($0)) }
+                ?? ("distance", .number(transition.distance)),
             ("finish_threshold", .number(transition.finishThreshold)),
             ("flick_velocity", .number(transition.flickVelocity)),
             ("duration", .number(transition.duration)),

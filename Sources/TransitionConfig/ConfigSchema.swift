@@ -50,11 +50,19 @@ enum ConfigSchema {
                     when: .when("gesture", isOneOf: ["edge-pan"]), default: .value(.array([.number(0), .number(1)])),
                     summary: "[start, end]: the part of the edge, 0 to 1 from its top or left end"),
 
+            KeySpec("edge_margin_mm", .number(.above(0, upTo: 1000)),
+                    when: .when("gesture", isOneOf: ["edge-pan"]), default: .absent,
+                    summary: "millimetres on the panel, instead of edge_margin (needs the axes' resolution)"),
             KeySpec("activation", .number(.from(0, below: 1)), default: .value(.number(0.02))),
+            KeySpec("activation_mm", .number(.above(0, upTo: 1000)), default: .absent,
+                    summary: "millimetres, instead of activation"),
             KeySpec("distance", .number(.above(0, upTo: 10)),
                     default: .computed("1.0, or 0.5 for a pinch in") { section in
                         .number(TransitionSpec.defaultDistance(for: ConfigBuilder.gesture(from: section)))
                     }),
+            KeySpec("distance_mm", .number(.above(0, upTo: 10_000)),
+                    when: .when("gesture", isOneOf: ["edge-pan", "swipe"]), default: .absent,
+                    summary: "millimetres, instead of distance"),
             KeySpec("finish_threshold", .number(.from(0, through: 1)), default: .value(.number(0.5))),
             KeySpec("flick_velocity", .number(.above(0)), default: .value(.number(1.0))),
             KeySpec("duration", .number(.above(0, upTo: 60)), default: .value(.number(0.4))),

@@ -128,6 +128,9 @@ public struct TransitionSpec: Sendable, Equatable {
     /// `report_position`: `began`/`changed`/`ended` carry the fingers'
     /// centroid on the screen, for UIs that want the finger's place.
     public var reportPosition: Bool
+    /// Lengths given in millimetres (`*_mm`): they replace `edgeMargin`,
+    /// `activation` and `distance` once the panel is known (`resolved(for:)`).
+    public var physical: PhysicalLengths
 
     public init(name: String, gesture: GestureKind,
                 activation: Double = 0.02,
@@ -140,7 +143,9 @@ public struct TransitionSpec: Sendable, Equatable {
                 interruptible: Bool = true,
                 keyframes: [KeyframeTrack] = [],
                 enabled: Bool = true,
-                reportPosition: Bool = false) {
+                reportPosition: Bool = false,
+                physical: PhysicalLengths = PhysicalLengths()) {
+        self.physical = physical
         self.enabled = enabled
         self.reportPosition = reportPosition
         self.name = name

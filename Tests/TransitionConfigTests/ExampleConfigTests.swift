@@ -37,6 +37,9 @@ private let examplePath = ProjectPaths.file("config/example.toml")
     let text = try ConfigFile.read(path: examplePath)
     var keys = ConfigSchema.root.keyNames + ConfigSchema.transition.keyNames + ConfigSchema.keyframe.keyNames
     keys.removeAll { key in text.split(separator: "\n").contains { $0.drop(while: { $0 == " " }).hasPrefix(key + " = ") } }
+    // The lengths in millimetres are shown commented out: each replaces its
+    // key in screen units, and the example's recordings vary in resolution.
+    keys.removeAll { key in key.hasSuffix("_mm") && text.contains("# \(key) = ") }
     #expect(keys.isEmpty, "not shown: \(keys)")
 }
 

@@ -113,3 +113,32 @@ extension Fixture {
         }
     }
 }
+
+// MARK: - Lengths in millimetres
+
+@Test func lengthsInMillimetresAreReadAndReadBack() throws {
+    let config = try ConfigLoader.parse(text: Fixture.edgePan + "edge_margin_mm = 8\nactivation_mm = 3\ndistance_mm = 150\n",
+                                        file: "test.toml")
+    #expect(config.transitions[0].physical == PhysicalLengths(edgeMarginMM: 8, activationMM: 3, distanceMM: 150))
+    let rendered = ConfigLoader.render(config)
+    #expect(rendered.contains("edge_margin_mm = 8") && !rendered.contains("\nedge_margin ="), "\(rendered)")
+    #expect(try ConfigLoader.parse(text: rendered, file: "rendered.toml") == config)
+}
+
+@Test func aLengthInBothUnitsOrOnAPinchIsAnError() {
+    for (text, line, fragment) in [
+        (Fixture.edgePan + "edge_margin = 0.05\nedge_margin_mm = 8\n", 6, "give edge_margin (screen units, line 5) or edge_margin_mm"),
+        (Fixture.edgePan + "activation_mm = 0\n", 5, "must be > 0"),
+        (Fixture.pinchIn + "distance_mm = 30\n", 5, "distance_mm"),
+    ] {
+        do {
+            _ = try ConfigLoader.parse(text: text, file: "test.toml")
+            Issue.record("expected an error for \(text)")
+        } catch let error as ConfigError {
+            #expect(error.line == line, "\(error)")
+            #expect(error.message.contains(fragment) || (error.key ?? "").contains(fragment), "\(error)")
+        } catch {
+            Issue.record("expected a ConfigError, got \(error)")
+        }
+    }
+}

@@ -82,3 +82,54 @@ struct ScreenGeometryTests {
                 "the whole edge by default")
     }
 }
+
+/// Lengths in millimetres: resolved with the panel's axes' resolution (and
+/// its mounting), or a clear error for a panel that gives none.
+@Suite("Lengths in millimetres")
+struct PhysicalLengthTests {
+    func panel(resolution: Int32) -> DeviceDescription {
+        DeviceDescription(name: "panel", absInfo: [
+            EventCode.ABS_MT_SLOT: AbsInfo(minimum: 0, maximum: 9),
+            EventCode.ABS_MT_POSITION_X: AbsInfo(minimum: 0, maximum: 4000, resolution: resolution),
+            EventCode.ABS_MT_POSITION_Y: AbsInfo(minimum: 0, maximum: 2000, resolution: resolution),
+            EventCode.ABS_MT_TRACKING_ID: AbsInfo(minimum: 0, maximum: 65535),
+        ])
+    }
+
+    func config(_ gesture: GestureKind, _ lengths: PhysicalLengths) -> EngineConfiguration {
+        EngineConfiguration(transitions: [TransitionSpec(name: "t", gesture: gesture, physical: lengths)])
+    }
+
+    @Test func theScreensSizeComesFromTheAxesAndTheMounting() throws {
+        let size = try #require(ScreenSize(device: panel(resolution: 20)))
+        #expect(size == ScreenSize(widthMM: 200, heightMM: 100))
+        #expect(ScreenSize(device: panel(resolution: 20), geometry: ScreenGeometry(rotation: .quarter))
+                == ScreenSize(widthMM: 100, heightMM: 200))
+        #expect(ScreenSize(device: panel(resolution: 0)) == nil)
+    }
+
+    @Test func lengthsAlongTheGesturesAxisUseThatAxis() throws {
+        let size = ScreenSize(widthMM: 200, heightMM: 100)
+        let left = try config(.edgePan(edge: .left, fingers: 1, edgeMargin: 0.05),
+                              PhysicalLengths(edgeMarginMM: 10, activationMM: 4, distanceMM: 100)).resolved(for: size)
+        let spec = left.transitions[0]
+        guard case .edgePan(_, _, let margin, _) = spec.gesture else { Issue.record("not an edge-pan"); return }
+        #expect(near(margin, 0.05) && near(spec.activation, 0.02) && near(spec.distance, 0.5))
+        let up = try config(.swipe(direction: .up, fingers: 3), PhysicalLengths(distanceMM: 50)).resolved(for: size)
+        #expect(near(up.transitions[0].distance, 0.5), "up is along the 100 mm height")
+        let pinch = try config(.pinch(direction: .in), PhysicalLengths(activationMM: 15)).resolved(for: size)
+        #expect(near(pinch.transitions[0].activation, 0.1), "a pinch's spread: the mean of 200 and 100 mm")
+        let plain = config(.edgePan(edge: .left, fingers: 1, edgeMargin: 0.05), PhysicalLengths())
+        #expect(try plain.resolved(for: nil) == plain, "nothing in millimetres: nothing to resolve")
+    }
+
+    @Test func aPanelWithoutResolutionIsAClearError() {
+        let c = config(.edgePan(edge: .left, fingers: 1, edgeMargin: 0.05), PhysicalLengths(edgeMarginMM: 8))
+        #expect(throws: DeviceSetupError.self) { try c.resolved(for: nil) }
+        do {
+            _ = try c.resolved(for: nil)
+        } catch {
+            #expect(error.message.contains("edge_margin_mm") && error.message.contains("no resolution"), "\(error)")
+        }
+    }
+}

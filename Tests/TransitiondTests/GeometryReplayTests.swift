@@ -62,3 +62,32 @@ import Testing
         #expect(try began("[0.6, 1.0]") == 0)
     }
 }
+
+/// `_mm` lengths in a replay: the project's panel gives 16 units per mm on
+/// both axes, so millimetres that equal the default screen units give the
+/// same transitions; a panel without resolution is an error naming the file.
+@Suite struct MillimetreReplayTests {
+    @Test func millimetresOnAPanelWithResolution() throws {
+        // 4095 / 16 mm wide: 0.05 of it is 12.796875 mm, 0.02 is 5.11875 mm.
+        let mm = try temporaryFile("mm-\(UInt32.random(in: 0...UInt32.max)).toml",
+                                   "[[transition]]\nname = \"back\"\ngesture = \"edge-pan\"\nedge = \"left\"\nedge_margin_mm = 12.796875\nactivation_mm = 5.11875\ndistance_mm = 255.9375\n")
+        let plain = try temporaryFile("plain-\(UInt32.random(in: 0...UInt32.max)).toml",
+                                      "[[transition]]\nname = \"back\"\ngesture = \"edge-pan\"\nedge = \"left\"\n")
+        let a = try runTransitiond(["replay", "--fast", "--json", "--config", mm, "Recordings/back-drag-finish.events"])
+        let b = try runTransitiond(["replay", "--fast", "--json", "--config", plain, "Recordings/back-drag-finish.events"])
+        #expect(a.status == 0, "\(a.stderr)")
+        #expect(a.lines == b.lines)
+    }
+
+    @Test func aPanelWithoutResolutionIsAnErrorNamingTheRecording() throws {
+        try #require(ProjectPaths.hasShared, "the shared recordings are beside the checkout")
+        let mm = try temporaryFile("mm-\(UInt32.random(in: 0...UInt32.max)).toml",
+                                   "[[transition]]\nname = \"back\"\ngesture = \"edge-pan\"\nedge = \"left\"\nedge_margin_mm = 8\n")
+        let events = ProjectPaths.sharedFile("evemu-devices/Atmel maXTouch Touchscreen.4-finger-drag-down.events")
+        let result = try runTransitiond(["replay", "--fast", "--json", "--config", mm, "--description",
+                                         ProjectPaths.sharedFile("evemu-devices/Atmel maXTouch Touchscreen.desc"), events])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("4-finger-drag-down.events: transition 'back' gives edge_margin_mm"), "\(result.stderr)")
+        #expect(result.stderr.contains("no resolution"))
+    }
+}
