@@ -23,6 +23,16 @@ public enum ClientTransport: String, Sendable, Equatable {
     case unixSocket = "unix"
     /// WebSocket text messages over TCP (one line a message).
     case webSocket = "websocket"
+
+    /// Whether a caught-up client's lines may go out with one direct
+    /// `send(2)`: a Unix socket's may; a WebSocket's need framing, so all
+    /// of them go through the client's channel.
+    public var writesDirectly: Bool {
+        switch self {
+        case .unixSocket: return true
+        case .webSocket: return false
+        }
+    }
 }
 
 /// One engine event's line, encoded once for every client.
@@ -162,7 +172,9 @@ public struct ServerStateMachine: Sendable {
             let via = transport == .unixSocket ? "" : "\(transport.rawValue), "
             return peer.map { "\(id) (\(via)\($0))" } ?? (via.isEmpty ? id.description : "\(id) (\(transport.rawValue))")
         }
-        var isCaughtUp: Bool { writeMode == .direct && outbox.isEmpty }
+        /// Its lines may go out with one direct `send`: nothing pending, and
+        /// a transport that writes directly.
+        var isCaughtUp: Bool { transport.writesDirectly && writeMode == .direct && outbox.isEmpty }
         /// Bytes its channel holds, not yet written.
         var channelBytes: Int {
             switch writeMode {
@@ -465,7 +477,10 @@ public struct ServerStateMachine: Sendable {
     public mutating func reply(_ id: ClientID, _ line: ByteBuffer, into actions: inout [Action]) {
         guard let i = index(of: id) else { return }   // gone while the command ran
         guard clients[i].phase == .open else { return }
+        let mode = clients[i].writeMode
         deliver(line, essential: true, transition: nil, at: i, into: &actions)
+        // Handed to the channel (a client that writes through it): out now.
+        if clients[i].writeMode != mode && clients[i].phase == .open { actions.append(.flush(id)) }
     }
 
     /// A direct `send` wrote only part of its bytes, and the executor has

@@ -327,7 +327,11 @@ struct ServerStateMachineTests {
         #expect(s.last.contains { $0.hasPrefix("log-notice refused 'drive' from client \(unknown.number) (websocket)") }, "\(s.last)")
         #expect(s.request == nil)
         s.say(unknown, "{\"cmd\":\"ping\"}\n")
-        #expect(s.to(unknown).first == "send ⟨{\"type\":\"pong\"}⏎⟩")
+        // A WebSocket client's lines are framed by its channel: never a direct send.
+        #expect(s.to(unknown).first == "channel ⟨{\"type\":\"pong\"}⏎⟩")
+        #expect(s.to(unknown).contains("flush"), "and flushed")
+        s.events([ev("E1")])
+        #expect(s.to(unknown) == ["channel ⟨E1⏎⟩", "flush"], "an event too: \(s.to(unknown))")
         s.say(known, "{\"cmd\":\"drive\",\"transition\":\"back\",\"progress\":0.5}\n")
         #expect(s.request?.client == known, "an allowed uid commands over WebSocket too")
     }
