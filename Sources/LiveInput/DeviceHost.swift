@@ -213,15 +213,17 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
         do {
             let geometry = geometryFor(attached.path)
             if baseConfiguration.usesPhysicalLengths {
-                // Millimetres become this panel's screen units; what the UI
-                // turned on or off stays so.
-                var resolved = try baseConfiguration.resolved(for: ScreenSize(device: attached.description, geometry: geometry))
-                for (i, spec) in resolved.transitions.enumerated() {
-                    if let current = engine.configuration.transitions.first(where: { $0.name == spec.name }) {
-                        resolved.transitions[i].enabled = current.enabled
-                    }
+                // Millimetres become this panel's screen units (nothing in
+                // flight moves; what the UI enabled stays so). A panel
+                // without resolution is named, and the lengths in screen
+                // units are used.
+                do {
+                    engine.applyLengths(from: try baseConfiguration.resolved(
+                        for: ScreenSize(device: attached.description, geometry: geometry)))
+                } catch {
+                    logger.error("\(attached.path) \"\(attached.description.name)\": \(error.message); using the lengths in screen units")
+                    engine.applyLengths(from: baseConfiguration)
                 }
-                engine.reload(resolved)
             }
             assembler = try TouchFrameAssembler(device: attached.description, timeOrigin: 0, geometry: geometry)
             self.geometry = geometry

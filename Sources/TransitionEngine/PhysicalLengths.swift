@@ -23,8 +23,10 @@ public struct PhysicalLengths: Sendable, Equatable {
 }
 
 /// The screen's size in millimetres as a panel measures it: its x and y
-/// axes' ranges divided by their resolutions (units per mm), swapped when
-/// the panel is mounted a quarter turn. nil when an axis has no resolution.
+/// axes' ranges divided by their resolutions (units per mm), through the
+/// whole geometry — a quarter turn by `rotation` or by a calibration matrix,
+/// and a matrix's scale. nil when an axis has no resolution (or the matrix
+/// flattens the panel).
 public struct ScreenSize: Sendable, Equatable {
     public var widthMM: Double
     public var heightMM: Double
@@ -42,11 +44,17 @@ public struct ScreenSize: Sendable, Equatable {
               x.resolution > 0, y.resolution > 0, x.maximum > x.minimum, y.maximum > y.minimum else { return nil }
         let panelWidth = (Double(x.maximum) - Double(x.minimum)) / Double(x.resolution)
         let panelHeight = (Double(y.maximum) - Double(y.minimum)) / Double(y.resolution)
-        if geometry.swapsAxes {
-            self.init(widthMM: panelHeight, heightMM: panelWidth)
-        } else {
-            self.init(widthMM: panelWidth, heightMM: panelHeight)
+        // The geometry's linear part A (screen = A · panel + b), inverted:
+        // the panel movement, in mm, that moves one screen unit along x or y.
+        let origin = geometry.map(x: 0, y: 0)
+        let u = geometry.map(x: 1, y: 0), v = geometry.map(x: 0, y: 1)
+        let ax = (x: u.x - origin.x, y: u.y - origin.y), ay = (x: v.x - origin.x, y: v.y - origin.y)
+        let det = ax.x * ay.y - ay.x * ax.y
+        guard det.isFinite, abs(det) > 1e-12 else { return nil }
+        func mm(_ du: Double, _ dv: Double) -> Double {
+            ((du * panelWidth) * (du * panelWidth) + (dv * panelHeight) * (dv * panelHeight)).squareRoot()
         }
+        self.init(widthMM: mm(ay.y / det, -ax.y / det), heightMM: mm(-ay.x / det, ax.x / det))
     }
 }
 

@@ -75,15 +75,12 @@ public struct ScreenGeometry: Sendable, Equatable, CustomStringConvertible {
         return (sx, sy)
     }
 
-    /// Whether the screen's x axis comes from the panel's y axis (a quarter
-    /// turn either way): what a length along a screen axis is measured by.
-    public var swapsAxes: Bool { rotation == .quarter || rotation == .threeQuarters }
-
     /// Reads libinput's matrix as udev stores it: six numbers separated by
-    /// spaces (`"0 1 0 -1 0 1"`); nil if it is not that.
+    /// spaces (`"0 1 0 -1 0 1"`), each within ±1000 as the config's; nil if
+    /// it is not that.
     public static func calibration(fromUdev text: String) -> [Double]? {
         let numbers = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { Double($0) }
-        guard numbers.count == 6, numbers.allSatisfy({ $0 != nil && $0!.isFinite }) else { return nil }
+        guard numbers.count == 6, numbers.allSatisfy({ $0 != nil && $0!.isFinite && abs($0!) <= 1000 }) else { return nil }
         return numbers.map { $0! }
     }
 }

@@ -45,6 +45,7 @@ public struct TransitionEngine: Sendable {
     /// One touch frame. Animation frames due up to its time come first.
     public mutating func process(_ frame: TouchFrame, into events: inout [TransitionEvent]) {
         advance(to: frame.time, into: &events)
+        if !staleLengths.isEmpty { refreshStaleLengths() }
         now = max(now, frame.time)
         // Forget claims on lifted contacts.
         if !claimed.isEmpty {
@@ -74,26 +75,23 @@ public struct TransitionEngine: Sendable {
     }
 
     /// Where transition `i`'s fingers are in `frame`, if it reports its
-    /// position and the action is one that carries it.
+    /// position: their centroid while they are all there (noted on every
+    /// frame, also one that changes no progress), else where they were last.
     private mutating func locate(_ i: Int, _ action: TransitionMachine.Action, in frame: TouchFrame) -> ScreenPoint? {
         guard configuration.transitions[i].reportPosition else { return nil }
-        switch action {
-        case .began, .changed:
-            guard let ids = machines[i].ownedContactIDs, !ids.isEmpty else { return nil }
-            var x = 0.0, y = 0.0, n = 0.0
+        let ids = machines[i].ownedContacts
+        if !ids.isEmpty {
+            var x = 0.0, y = 0.0, n = 0
             for c in frame.contacts where ids.contains(c.id) {
                 x += c.x
                 y += c.y
                 n += 1
             }
-            guard n > 0 else { return lastPosition[i] }
-            let point = ScreenPoint(x: x / n, y: y / n)
-            lastPosition[i] = point
-            return point
-        case .ended:
-            return lastPosition.removeValue(forKey: i)
-        case .none, .trace, .animating, .ran, .abandoned, .refused, .bug:
-            return nil
+            if n == ids.count { lastPosition[i] = ScreenPoint(x: x / Double(n), y: y / Double(n)) }
+        }
+        switch action {
+        case .began, .changed, .ended: return lastPosition[i]
+        case .none, .trace, .animating, .ran, .abandoned, .refused, .bug: return nil
         }
     }
 
@@ -218,6 +216,35 @@ public struct TransitionEngine: Sendable {
         return .done
     }
 
+    /// The same transitions with other lengths (a panel's millimetres
+    /// resolved at attach): idle ones take them now, one in flight when it
+    /// is idle again; nothing moves (unlike `reload`), and what the UI
+    /// enabled stays so.
+    public mutating func applyLengths(from resolved: EngineConfiguration) {
+        guard resolved.transitions.count == liveCount else { return }
+        for i in 0..<liveCount where configuration.transitions[i].name == resolved.transitions[i].name {
+            var spec = resolved.transitions[i]
+            spec.enabled = configuration.transitions[i].enabled
+            configuration.transitions[i] = spec
+            if machines[i].isIdle {
+                machines[i].takeLengths(of: spec, frameRate: configuration.frameRate)
+            } else {
+                staleLengths.insert(i)
+            }
+        }
+    }
+
+    /// Transitions that were in flight when their lengths changed: they
+    /// take the new ones once idle.
+    private var staleLengths: Set<Int> = []
+
+    private mutating func refreshStaleLengths() {
+        for i in staleLengths where i < liveCount && machines[i].isIdle {
+            machines[i].takeLengths(of: configuration.transitions[i], frameRate: configuration.frameRate)
+            staleLengths.remove(i)
+        }
+    }
+
     /// Turns transition `i`'s recognition on or off. An idle one starts
     /// afresh (no candidate left from before); one in flight is left alone.
     private mutating func setEnabled(_ enabled: Bool, transition i: Int) {
@@ -225,6 +252,7 @@ public struct TransitionEngine: Sendable {
         configuration.transitions[i].enabled = enabled
         if machines[i].isIdle {
             machines[i] = TransitionMachine(spec: configuration.transitions[i], frameRate: configuration.frameRate)
+            if enabled { machines[i].ignoreFingersDown(free.count) }
         }
         trace?("\(configuration.transitions[i].name): \(enabled ? "enabled" : "disabled")")
     }
@@ -255,6 +283,11 @@ public struct TransitionEngine: Sendable {
         machines = kept
         liveCount = newConfiguration.transitions.count
         configuration = EngineConfiguration(frameRate: newConfiguration.frameRate, transitions: specs)
+        // Positions and pending lengths follow their transitions' new places.
+        var positions: [Int: ScreenPoint] = [:]
+        for (old, point) in lastPosition { if let new = moved[old] { positions[new] = point } }
+        lastPosition = positions
+        staleLengths = []
         trace?("reloaded: \(liveCount) transitions, \(machines.count - liveCount) of the earlier config still in flight")
         return moved
     }
@@ -364,10 +397,17 @@ public struct TransitionEngine: Sendable {
                                reason: EndReason? = nil, target: Double? = nil,
                                into events: inout [TransitionEvent]) {
         seq += 1
-        let at: ScreenPoint?
+        var at: ScreenPoint? = nil
         switch kind {
-        case .began, .changed, .ended: at = position
-        case .animating, .finished, .cancelled: at = nil
+        case .began, .changed:
+            at = position
+        case .ended:
+            // Also when a command, a lost device or shutdown ends it: where
+            // the fingers were last (nothing for a command-driven one).
+            at = position ?? lastPosition[transition]
+            lastPosition[transition] = nil
+        case .animating, .finished, .cancelled:
+            at = nil
         }
         events.append(TransitionEvent(kind: kind, transition: transition, seq: seq, time: time,
                                       progress: progress, velocity: velocity, decision: decision,

@@ -7,13 +7,6 @@ public struct TransitionMachine: Sendable {
     // MARK: State
 
     /// A gesture (or a catch of an animation) in progress.
-    /// The contacts a finger-driven interaction owns (nil when it is not
-    /// interacting, or is driven by commands).
-    public var ownedContactIDs: [Int]? {
-        guard case .interacting(let interaction) = state, !interaction.driven else { return nil }
-        return interaction.ids
-    }
-
     public struct Interaction: Sendable, Equatable {
         public var ids: [Int]
         public var reference: GestureReference
@@ -59,7 +52,7 @@ public struct TransitionMachine: Sendable {
         case bug(String)
     }
 
-    public let spec: TransitionSpec
+    public private(set) var spec: TransitionSpec
     public let frameRate: Double
     public private(set) var state: State = .idle
     public private(set) var recognizer: GestureRecognizer
@@ -90,6 +83,19 @@ public struct TransitionMachine: Sendable {
     }
 
     /// The contacts the interaction owns (empty unless interacting).
+    /// Takes other lengths (a panel's millimetres resolved) while idle: an
+    /// idle machine has nothing begun under the old ones.
+    mutating func takeLengths(of newSpec: TransitionSpec, frameRate: Double) {
+        guard isIdle else { return }
+        self = TransitionMachine(spec: newSpec, frameRate: frameRate)
+    }
+
+    /// Fingers already down when it is turned on do not start it: it waits
+    /// for them to lift.
+    mutating func ignoreFingersDown(_ count: Int) {
+        if count > 0 { recognizer.block() }
+    }
+
     public var ownedContacts: [Int] {
         if case .interacting(let interaction) = state { return interaction.ids }
         return []

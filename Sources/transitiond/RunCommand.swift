@@ -89,6 +89,9 @@ struct RunCommand: ParsableCommand {
                 if device == nil && reread.input.device != daemon.input.device {
                     logger.notice("reload: [input] device takes effect at the next start")
                 }
+                if reread.input.geometry() != daemon.input.geometry() {
+                    logger.notice("reload: [input] rotation, flip_x, flip_y and calibration take effect at the next start")
+                }
                 var options = serverOptions(reread.server, socket: socket, webSocket: webSocketFlag, logger: logger)
                 options.stampSent = stampSent
                 options.inheritedListener = startOptions.inheritedListener

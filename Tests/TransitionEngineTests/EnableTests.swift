@@ -43,4 +43,34 @@ struct EnableTests {
         h.drag(ramp(from: 0.01, to: 0.6, t0: 0, t1: 0.5))
         #expect(h.events.isEmpty)
     }
+
+    /// Turned on while a finger is already down at the edge: that finger
+    /// does not start it (the UI allowed "back" in the middle of a scroll).
+    @Test func aFingerAlreadyDownWhenEnabledDoesNotStartIt() {
+        var h = EngineHarness([backSpec()])
+        _ = h.engine.perform(.setEnabled(false), transition: 0, at: 0, into: &h.events)
+        h.drag(ramp(from: 0.01, to: 0.1, t0: 0, t1: 0.1))
+        _ = h.engine.perform(.setEnabled(true), transition: 0, at: 0.11, into: &h.events)
+        h.drag(ramp(from: 0.1, to: 0.6, t0: 0.12, t1: 0.5))
+        h.frame(0.6, [])
+        #expect(h.events.isEmpty, "\(h.kinds())")
+        h.drag(ramp(from: 0.01, to: 0.6, t0: 1, t1: 1.5), id: 2)
+        #expect(h.first(.began) != nil, "the next finger does")
+    }
+
+    /// New lengths at attach: nothing in flight moves or changes its
+    /// lengths; an idle transition takes them at once, one in flight once idle.
+    @Test func newLengthsMoveNothingInFlight() {
+        var h = EngineHarness([backSpec()])
+        _ = h.engine.perform(.run(.finish), transition: 0, at: 0, into: &h.events)
+        var longer = h.engine.configuration
+        longer.transitions[0].distance = 2
+        h.engine.applyLengths(from: longer)
+        #expect(h.engine.machines.count == 1 && h.engine.liveCount == 1, "no retiring copy")
+        #expect(h.engine.configuration.transitions[0].distance == 2)
+        #expect(h.engine.machines[0].spec.distance == 1, "the animation keeps what it began with")
+        h.settle()
+        h.frame(10, [])
+        #expect(h.engine.machines[0].spec.distance == 2, "and takes the new once idle")
+    }
 }

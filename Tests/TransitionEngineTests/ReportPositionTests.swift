@@ -49,4 +49,25 @@ struct ReportPositionTests {
         _ = driven.engine.perform(.release(velocity: 0), transition: 0, at: 0.1, into: &driven.events)
         #expect(!driven.events.isEmpty && driven.events.allSatisfy { $0.position == nil })
     }
+
+    /// Progress that stops changing (clamped at 1, or a finger sliding along
+    /// the edge) still moves the position; `ended` says where the finger lifted.
+    @Test func endedIsWhereTheFingerLiftedEvenWithoutAChange() throws {
+        var s = spec(true)
+        s.distance = 0.3
+        var h = EngineHarness([s])
+        h.drag(ramp(from: 0.01, to: 0.7, t0: 0, t1: 0.7), y: 0.5)
+        h.frame(0.8, [])
+        let ended = try #require(h.first(.ended))
+        #expect(ended.position.map { near($0.x, 0.7) } == true, "\(String(describing: ended.position))")
+    }
+
+    @Test func aLostDeviceEndsWithWhereTheFingersWere() throws {
+        var h = EngineHarness([spec(true)])
+        h.drag(ramp(from: 0.01, to: 0.3, t0: 0, t1: 0.3), y: 0.4)
+        h.engine.processResync(TouchFrame(time: 0.35, contacts: []), into: &h.events)
+        let ended = try #require(h.first(.ended))
+        #expect(ended.reason == .deviceLost)
+        #expect(ended.position.map { near($0.x, 0.3) && near($0.y, 0.4) } == true, "\(String(describing: ended.position))")
+    }
 }

@@ -106,6 +106,15 @@ struct PhysicalLengthTests {
         #expect(ScreenSize(device: panel(resolution: 20), geometry: ScreenGeometry(rotation: .quarter))
                 == ScreenSize(widthMM: 100, heightMM: 200))
         #expect(ScreenSize(device: panel(resolution: 0)) == nil)
+        // A quarter turn by a udev matrix measures as `rotation = 90` does,
+        // and a matrix's scale counts too.
+        let turned = try #require(ScreenSize(device: panel(resolution: 20),
+                                             geometry: ScreenGeometry(calibration: [0, -1, 1, 1, 0, 0])))
+        #expect(near(turned.widthMM, 100) && near(turned.heightMM, 200), "\(turned)")
+        let zoomed = try #require(ScreenSize(device: panel(resolution: 20),
+                                             geometry: ScreenGeometry(calibration: [2, 0, 0, 0, 2, 0])))
+        #expect(near(zoomed.widthMM, 100) && near(zoomed.heightMM, 50), "half the panel fills the screen: \(zoomed)")
+        #expect(ScreenSize(device: panel(resolution: 20), geometry: ScreenGeometry(calibration: [0, 0, 0, 0, 0, 0])) == nil)
     }
 
     @Test func lengthsAlongTheGesturesAxisUseThatAxis() throws {

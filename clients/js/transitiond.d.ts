@@ -35,6 +35,14 @@ export interface Snapshot {
   transitions: TransitionInfo[];
   active: ActiveTransition[];
   seq?: number;
+  /** How the panel's positions are mapped to the screen; absent for none. */
+  geometry?: {
+    rotation: 0 | 90 | 180 | 270;
+    flip_x: boolean;
+    flip_y: boolean;
+    calibration: number[] | null;
+    calibration_from: 'config' | 'udev' | 'none';
+  };
   [key: string]: unknown;
 }
 
@@ -60,6 +68,8 @@ export interface TransitionEvent {
   reason?: Reason;
   /** `animating` only: 1 or 0. */
   target?: number;
+  /** `began`/`changed`/`ended` of a transition with `report_position`: the fingers' centroid on the screen (0…1). */
+  position?: { x: number; y: number };
   /** True on the `cancelled` the client makes when the connection drops. */
   synthetic?: boolean;
   /** CLOCK_MONOTONIC nanoseconds when the daemon sent it (benchmarks only). */
