@@ -42,10 +42,10 @@ public final class TransitionServer: @unchecked Sendable {
 
     var connections = ConnectionTable()
     var acceptor: ConnectionAcceptor?
-    /// The WebSocket transport's listening channel, its address once bound,
-    /// and its connections still in plain HTTP (not clients yet).
+    /// The WebSocket transport's listening channel, its port once bound
+    /// (the page's own origin names it), and its connections still in
+    /// plain HTTP (not clients yet).
     var webSocketListener: Channel?
-    public internal(set) var webSocketAddress: String?
     var webSocketPort = 0
     var webRequests: [ObjectIdentifier: (channel: Channel, order: UInt64)] = [:]
     var webRequestCount: UInt64 = 0

@@ -49,7 +49,6 @@ extension TransitionServer {
         let port = bound.port
         try loop.submit { [self] in
             webSocketListener = listener
-            webSocketAddress = authority
             webSocketPort = port
         }.wait()
         let how = options.inheritedListener == nil ? "" : " (passed by the service manager)"
@@ -485,7 +484,6 @@ extension LoopbackPeer.Endpoint {
             return nil
         }
     }
-
 }
 
 /// A mutable flag shared by the closures of one close (loop-bound).
