@@ -26,8 +26,8 @@ public final class ReplayHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
 
     /// A replay of `session` on `loop`, paced by `clock` at `speed`. Until
     /// `start`, its time 0 is now, for commands; what they start (an
-    /// animation) runs from `start` on, so no event is lost before there is
-    /// somewhere to send it.
+    /// animation) runs at once once the server has given somewhere to send
+    /// it (`prepare`), and the recordings then start where that time is.
     public init(loop: EventLoop, session: ReplaySession, clock: C, speed: Double = 1) {
         self.loop = loop
         self.session = session
@@ -50,12 +50,22 @@ public final class ReplayHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
     public func snapshot() -> [TransitionEngine.Snapshot] { session.engine.activeSnapshot() }
     public var geometry: ScreenGeometry? { session.geometry }
 
-    /// Starts the replay now: its time 0 is this instant (as it was for
-    /// the commands before it: replay time never goes back for the engine).
+    /// Before the replay starts, the events of what commands start
+    /// (animations) go to `emit`.
+    public func prepare(emit: @escaping ([TransitionEvent]) -> Void) {
+        self.emit = emit
+        schedule()
+    }
+
+    /// Starts the replay now: its recordings begin at this instant, at the
+    /// engine time the commands before it reached (0 without any), so
+    /// replay time never goes back.
     public func start(emit: @escaping ([TransitionEvent]) -> Void, finished: @escaping () -> Void) {
         self.emit = emit
         self.finished = finished
-        driver.restart(on: EngineTimeline(origin: clock.now, speed: speed))
+        let now = max(0, session.engine.now)
+        session.begin(at: now)
+        driver.restart(on: EngineTimeline(origin: clock.now, start: now, speed: speed))
         started = true
         schedule()
     }
@@ -66,7 +76,12 @@ public final class ReplayHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
     }
 
     private func schedule() {
-        guard started, !stopped else { return }
+        guard !stopped else { return }
+        guard started else {
+            // Waiting for clients: only what commands started runs.
+            if let t = session.nextAnimation { driver.schedule(at: t) } else { driver.cancel() }
+            return
+        }
         guard let t = session.nextActivity else {
             driver.cancel()
             if session.isFinished && !announcedEnd {
@@ -84,6 +99,12 @@ public final class ReplayHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
     private func fire() {
         guard !stopped else { return }
         buffer.removeAll(keepingCapacity: true)
+        if !started {
+            while let t = session.nextAnimation, driver.isDue(t) { session.advanceAnimations(to: t, into: &buffer) }
+            if !buffer.isEmpty { emit(buffer) }
+            schedule()
+            return
+        }
         var steps = 0
         while let t = session.nextActivity, steps < 512, driver.isDue(t) {
             session.step(into: &buffer)

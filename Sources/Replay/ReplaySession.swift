@@ -97,6 +97,25 @@ public struct ReplaySession: Sendable {
         return "\(mm(size.widthMM)) × \(mm(size.heightMM)) mm"
     }
 
+    /// Starts the recordings at engine time `time` instead of 0: after
+    /// commands that a served replay carried out (and animated) while it
+    /// waited for its clients, so that time never goes back. Only before
+    /// the first step.
+    public mutating func begin(at time: Double) {
+        guard time > 0, time.isFinite, loop == 0, inputIndex == 0, eventIndex == 0, !draining else { return }
+        base = Int64((time * 1e6).rounded(.up))
+        startInput()
+    }
+
+    /// The time of the next animation frame (of what commands started).
+    public var nextAnimation: Double? { engine.nextDeadline }
+
+    /// Animation frames due by `time`, without touching the recordings
+    /// (a served replay that has not started).
+    public mutating func advanceAnimations(to time: Double, into out: inout [TransitionEvent]) {
+        engine.advance(to: time, into: &out)
+    }
+
     /// Replaces the engine's config for new gestures (`TransitionEngine.reload`).
     @discardableResult
     public mutating func reload(_ configuration: EngineConfiguration) -> [Int?] {

@@ -12,6 +12,9 @@ public protocol EngineHost: AnyObject {
     var lastSeq: UInt64 { get }
     /// Every transition in flight now.
     func snapshot() -> [TransitionEngine.Snapshot]
+    /// Where events the host makes before `start` go (what commands start
+    /// while a replay waits for its clients). Called once the server listens.
+    func prepare(emit: @escaping ([TransitionEvent]) -> Void)
     /// Starts feeding the engine; events go to `emit`; `finished` is called
     /// when the host has no more input (a replay's end).
     func start(emit: @escaping ([TransitionEvent]) -> Void, finished: @escaping () -> Void)
@@ -37,4 +40,5 @@ public protocol EngineHost: AnyObject {
 
 extension EngineHost {
     public var geometry: ScreenGeometry? { nil }
+    public func prepare(emit: @escaping ([TransitionEvent]) -> Void) {}
 }

@@ -230,11 +230,7 @@ public final class TransitionServer: @unchecked Sendable {
             let line = ReplyLines.withID(ReplyLines.buffer(writer), requestID)
             input { $0.reply(id, line, into: &$1) }
         case .startInput:
-            host.start(emit: { [self] events in
-                           guard !events.isEmpty else { return }
-                           let lines = events.map(encodeLine)
-                           input { $0.engineEvents(lines, into: &$1) }
-                       },
+            host.start(emit: { [self] events in engineEmitted(events) },
                        finished: { [self] in input { $0.inputFinished(into: &$1) } })
         case .stopInput:
             eventBuffer.removeAll(keepingCapacity: true)
@@ -257,6 +253,21 @@ public final class TransitionServer: @unchecked Sendable {
         case .log(let level, let message):
             logger.log(level: level, "\(message)")
         }
+    }
+
+    /// Events the host made on its own (input, animation frames), to every
+    /// client that wants them.
+    private func engineEmitted(_ events: [TransitionEvent]) {
+        guard !events.isEmpty else { return }
+        let lines = events.map(encodeLine)
+        input { $0.engineEvents(lines, into: &$1) }
+    }
+
+    /// The server listens: what the host makes before its input starts (a
+    /// command's animation while a replay waits for clients) has somewhere
+    /// to go.
+    func hostMayEmit() {
+        host.prepare(emit: { [self] events in engineEmitted(events) })
     }
 
     /// Re-reads the config; a usable one goes to the engine for new

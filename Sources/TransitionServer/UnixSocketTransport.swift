@@ -55,6 +55,7 @@ extension TransitionServer {
                     logger.info("serving \(options.socketPath) (passed by the service manager)")
                 }
                 input { $0.listening(into: &$1) }
+                hostMayEmit()
                 startAcceptingWebSockets()
             }.wait()
         } catch {

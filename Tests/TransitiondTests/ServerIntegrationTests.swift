@@ -394,6 +394,32 @@ struct ServerIntegrationTests {
         #expect(daemon2.waitForExit() == 0)
     }
 
+    /// A command while the replay waits for its clients animates at once
+    /// (it used to stop at `ended` until the replay started), and the
+    /// recording then starts where that left the time: it never goes back.
+    @Test func aCommandsAnimationRunsWhileTheReplayWaitsForClients() throws {
+        let socket = temporarySocketPath()
+        let daemon = try DaemonProcess(["replay", "--socket", socket, "--wait-clients", "2", "--speed", "4",
+                                        "Recordings/back-drag-finish.events"], socket: socket)
+        try daemon.waitUntilListening()
+        let ui = try LineClient(path: socket)
+        _ = ui.readLine()
+        try ui.send("{\"cmd\":\"drive\",\"transition\":\"back\",\"progress\":0.4}\n{\"cmd\":\"release\",\"transition\":\"back\",\"velocity\":0}\n")
+        let before = ui.readUntil { typeOf($0) == "cancelled" }
+        #expect(before.last.map(typeOf) == "cancelled", "animated back before the replay started: \(before.suffix(3))")
+        #expect(before.contains { typeOf($0) == "animating" })
+        let other = try LineClient(path: socket)     // the replay starts
+        _ = other.readLine()
+        let after = ui.readAll()
+        let events = (before + after).filter { object($0)["time"] != nil }
+        let times = events.compactMap { object($0)["time"] as? Double }
+        let seqs = events.compactMap { object($0)["seq"] as? Int }
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 }, "time never goes back")
+        #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 + 1 == $1 }, "seq rises by one")
+        #expect(after.contains { typeOf($0) == "finished" }, "the recording's gesture followed")
+        #expect(daemon.waitForExit() == 0)
+    }
+
     /// `enable`: the UI turns `back` off before the replay starts; the drag
     /// is then no transition at all, and `state` says `back` is disabled.
     @Test func aDisabledTransitionLetsItsGesturePassUnrecognised() throws {
