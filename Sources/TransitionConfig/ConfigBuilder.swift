@@ -22,13 +22,7 @@ enum ConfigBuilder {
         }
         var calibration: [Double]? = nil
         if section.values["calibration"] != nil {
-            let numbers = section.array("calibration").compactMap { item -> Double? in
-                switch item {
-                case .number(let value): return value
-                case .integer(let value): return Double(value)
-                default: return nil
-                }
-            }
+            let numbers = section.numbers("calibration")
             guard numbers.count == 6 else {
                 throw ConfigError(file: file, line: section.line(of: "calibration"), key: section.keyPath("calibration"),
                                   message: "must be 6 numbers [a, b, c, d, e, f] (libinput's calibration matrix; got \(numbers.count))")
@@ -130,13 +124,7 @@ enum ConfigBuilder {
     /// error for `checkEdgeRange`, which has the file to name).
     static func edgeRange(from section: ValidatedSection) -> EdgeRange? {
         guard section.values["edge_range"] != nil else { return .whole }
-        let numbers = section.array("edge_range").compactMap { item -> Double? in
-            switch item {
-            case .number(let value): return value
-            case .integer(let value): return Double(value)
-            default: return nil
-            }
-        }
+        let numbers = section.numbers("edge_range")
         guard numbers.count == 2, numbers[0] < numbers[1] else { return nil }
         return EdgeRange(start: numbers[0], end: numbers[1])
     }

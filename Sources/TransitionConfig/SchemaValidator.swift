@@ -55,6 +55,17 @@ struct ValidatedSection {
         return items
     }
 
+    /// An array key's numbers (integers read as numbers), in order.
+    func numbers(_ key: String) -> [Double] {
+        array(key).compactMap { item in
+            switch item {
+            case .number(let value): return value
+            case .integer(let value): return Double(value)
+            case .string, .boolean, .array: return nil
+            }
+        }
+    }
+
     /// A choice key as the engine's enum.
     func choice<T: RawRepresentable>(_ key: String, as type: T.Type) -> T where T.RawValue == String {
         guard let value = T(rawValue: string(key)) else { missing(key) }
