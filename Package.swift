@@ -60,6 +60,9 @@ let package = Package(
         ]),
         // libevdev (apt libevdev-dev) as a C module: devices, reading, uinput.
         .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+        // The touch filter: which touches of a grabbed panel the UI gets, as a well-formed
+        // multitouch stream for its uinput clone. Pure: no I/O, no clock.
+        .target(name: "TouchFilter", dependencies: ["TransitionEngine"]),
         // Live input: discover, open, describe, grab and read evdev devices; uinput devices.
         .target(name: "EvdevInput", dependencies: ["CLibevdev", "Clocks", "SystemSupport", "TransitionEngine"]),
         // Live input served: the device host of the socket server.
@@ -87,6 +90,7 @@ let package = Package(
         // a line client, temporary paths, a seeded generator, bounded waits.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TransitionEngineTests", dependencies: ["TransitionEngine"]),
+        .testTarget(name: "TouchFilterTests", dependencies: ["TouchFilter", "TransitionEngine"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "TransitionEngine", "TestSupport"]),
         .testTarget(name: "TransitionServerTests", dependencies: [
             "TransitionServer", "TransitionEngine", "TestSupport",
