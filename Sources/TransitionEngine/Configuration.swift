@@ -131,6 +131,10 @@ public struct TransitionSpec: Sendable, Equatable {
     /// Lengths given in millimetres (`*_mm`): they replace `edgeMargin`,
     /// `activation` and `distance` once the panel is known (`resolved(for:)`).
     public var physical: PhysicalLengths
+    /// `device`: the touchscreen it is bound to (a path or link of the
+    /// `[input] device` list, or a device name); nil takes any. Its gesture
+    /// is recognised only on a source the host named so (`nameSource`).
+    public var device: String?
 
     public init(name: String, gesture: GestureKind,
                 activation: Double = 0.02,
@@ -144,8 +148,10 @@ public struct TransitionSpec: Sendable, Equatable {
                 keyframes: [KeyframeTrack] = [],
                 enabled: Bool = true,
                 reportPosition: Bool = false,
-                physical: PhysicalLengths = PhysicalLengths()) {
+                physical: PhysicalLengths = PhysicalLengths(),
+                device: String? = nil) {
         self.physical = physical
+        self.device = device
         self.enabled = enabled
         self.reportPosition = reportPosition
         self.name = name

@@ -18,15 +18,25 @@ public struct Contact: Sendable, Equatable {
     }
 }
 
-/// The device state at one `SYN_REPORT`: the time and every contact down.
+/// The state of one touchscreen at one `SYN_REPORT`: the time and every
+/// contact down on it. With several touchscreens, each has its own frames
+/// (`source`): contact ids are unique within a source, and contacts of two
+/// sources never make one gesture.
 public struct TouchFrame: Sendable, Equatable {
     /// Seconds on the input's clock.
     public var time: Double
     public var contacts: [Contact]
+    /// Which touchscreen (0 with one; an index below `maximumSources`).
+    public var source: Int
 
-    public init(time: Double, contacts: [Contact]) {
+    /// How many touchscreens the engine tells apart; a frame of a source
+    /// beyond them is ignored (the input side never numbers one so high).
+    public static let maximumSources = 64
+
+    public init(time: Double, contacts: [Contact], source: Int = 0) {
         self.time = time
         self.contacts = contacts
+        self.source = source
     }
 }
 

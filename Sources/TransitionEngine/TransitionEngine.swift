@@ -17,8 +17,20 @@ public struct TransitionEngine: Sendable {
     /// Contacts owned by a transition; they stay claimed until lifted, even
     /// after the transition released (a touch claimed by one transition is
     /// not given to another).
-    private var claimed: [Int] = []
+    private var claimed: [ClaimedTouch] = []
     private var free: [Contact] = []
+    /// Free contacts per source at its last frame (fingers that may not
+    /// start a gesture turned on or driven while they are down).
+    private var fingersDown: [Int] = []
+    /// The names each source is known by (its paths and device name), for
+    /// transitions bound to a `device`.
+    private var sourceNames: [Int: Set<String>] = [:]
+
+    /// A contact a transition owns, on its touchscreen.
+    private struct ClaimedTouch: Equatable {
+        var source: Int
+        var id: Int
+    }
     /// The last time the engine was told about.
     public private(set) var now: Double = -Double.infinity
     /// Per transition with `report_position`: its fingers' centroid at the
@@ -43,13 +55,22 @@ public struct TransitionEngine: Sendable {
     // MARK: Inputs
 
     /// One touch frame. Animation frames due up to its time come first.
+    /// A frame is one touchscreen's state (`frame.source`): only that
+    /// source's claims, candidates and interactions see it.
     public mutating func process(_ frame: TouchFrame, into events: inout [TransitionEvent]) {
+        guard frame.source >= 0 && frame.source < TouchFrame.maximumSources else {
+            trace?("BUG: frame of source \(frame.source), beyond \(TouchFrame.maximumSources); ignored")
+            return
+        }
         advance(to: frame.time, into: &events)
         if !staleLengths.isEmpty { refreshStaleLengths() }
         now = max(now, frame.time)
+        let source = frame.source
         // Forget claims on lifted contacts.
         if !claimed.isEmpty {
-            claimed.removeAll { id in !frame.contacts.contains { $0.id == id } }
+            claimed.removeAll { touch in
+                touch.source == source && !frame.contacts.contains { $0.id == touch.id }
+            }
         }
         // Interactions first: they own their contacts.
         for i in machines.indices where machines[i].isInteracting {
@@ -58,20 +79,48 @@ public struct TransitionEngine: Sendable {
             perform(action, transition: i, time: frame.time, into: &events)
         }
         free.clearKeepingCapacity()
-        for c in frame.contacts where !claimed.contains(c.id) { free.append(c) }
+        for c in frame.contacts where !claimed.contains(ClaimedTouch(source: source, id: c.id)) { free.append(c) }
         for i in machines.indices where !machines[i].isInteracting {
             if machines.count > liveCount && !takesNewTouches(i) { continue }
             if i < liveCount && !configuration.transitions[i].enabled { continue }
+            if let bound = configuration.transitions[i].device, !(sourceNames[source]?.contains(bound) ?? false) { continue }
             let action = machines[i].handleFrame(frame, free: free)
             if case .began(_, let ids) = action {
-                claimed.append(contentsOf: ids)
+                for id in ids { claimed.append(ClaimedTouch(source: source, id: id)) }
                 free.removeAll { ids.contains($0.id) }
             }
             position = locate(i, action, in: frame)
             perform(action, transition: i, time: frame.time, into: &events)
         }
         position = nil
+        while fingersDown.count <= source { fingersDown.append(0) }
+        fingersDown[source] = free.count
         dropRetiredIfIdle()
+    }
+
+    // MARK: Sources
+
+    /// Names touchscreen `source` (its paths, links and device name) for
+    /// transitions bound to a `device`; nil forgets it (the panel is gone).
+    public mutating func nameSource(_ source: Int, _ names: Set<String>?) {
+        sourceNames[source] = names
+    }
+
+    /// Whether a touch-down at (x, y) on `source` is where some enabled
+    /// transition's gesture may start (an edge zone, a segment; anywhere
+    /// for gestures without a start area): the touches the filter holds.
+    public func mayStartGesture(source: Int, x: Double, y: Double) -> Bool {
+        for i in 0..<liveCount where configuration.transitions[i].enabled && takesNewTouches(i) {
+            let spec = configuration.transitions[i]
+            if let bound = spec.device, !(sourceNames[source]?.contains(bound) ?? false) { continue }
+            if spec.gesture.acceptsTouchDown(x: x, y: y) { return true }
+        }
+        return false
+    }
+
+    /// Whether a transition owns contact `id` of `source`.
+    public func isClaimed(source: Int, id: Int) -> Bool {
+        claimed.contains(ClaimedTouch(source: source, id: id))
     }
 
     /// Where transition `i`'s fingers are in `frame`, if it reports its
@@ -80,7 +129,7 @@ public struct TransitionEngine: Sendable {
     private mutating func locate(_ i: Int, _ action: TransitionMachine.Action, in frame: TouchFrame) -> ScreenPoint? {
         guard configuration.transitions[i].reportPosition else { return nil }
         let ids = machines[i].ownedContacts
-        if !ids.isEmpty {
+        if !ids.isEmpty && machines[i].ownedSource == frame.source {
             var x = 0.0, y = 0.0, n = 0
             for c in frame.contacts where ids.contains(c.id) {
                 x += c.x
@@ -95,16 +144,19 @@ public struct TransitionEngine: Sendable {
         }
     }
 
-    /// The first frame after the device's state was rebuilt (a resync after
+    /// The first frame after a touchscreen's state was rebuilt (a resync after
     /// `SYN_DROPPED`): a gesture whose contacts did not all survive is lost,
     /// not released — it ends with a cancel (reason `device-lost`) and
-    /// animates back. Then the frame is processed as usual.
+    /// animates back. Then the frame is processed as usual. Only gestures of
+    /// the frame's touchscreen: an empty frame of a source is how the loss
+    /// of that one panel is told, and gestures on the others go on.
     public mutating func processResync(_ frame: TouchFrame, into events: inout [TransitionEvent]) {
         advance(to: frame.time, into: &events)
         now = max(now, frame.time)
         for i in machines.indices where machines[i].isInteracting {
             let owned = machines[i].ownedContacts
             guard !owned.isEmpty else { continue }   // driven by commands
+            guard machines[i].ownedSource == frame.source else { continue }   // another touchscreen's
             let survived = owned.allSatisfy { id in frame.contacts.contains { $0.id == id } }
             if !survived {
                 let action = machines[i].handleCancel(at: frame.time, reason: .deviceLost)
@@ -200,7 +252,7 @@ public struct TransitionEngine: Sendable {
         let action: TransitionMachine.Action
         switch command {
         case .run(let decision): action = machines[i].handleRun(to: decision, at: t)
-        case .drive(let progress): action = machines[i].handleDrive(progress: progress, at: t, fingersDown: free.count)
+        case .drive(let progress): action = machines[i].handleDrive(progress: progress, at: t, fingersDown: fingersDown)
         case .release(let velocity): action = machines[i].handleRelease(velocity: velocity, at: t)
         case .cancel:
             // A finger-driven transition's fingers stay claimed until they lift.
@@ -252,7 +304,7 @@ public struct TransitionEngine: Sendable {
         configuration.transitions[i].enabled = enabled
         if machines[i].isIdle {
             machines[i] = TransitionMachine(spec: configuration.transitions[i], frameRate: configuration.frameRate)
-            if enabled { machines[i].ignoreFingersDown(free.count) }
+            if enabled { machines[i].ignoreFingersDown(fingersDown) }
         }
         trace?("\(configuration.transitions[i].name): \(enabled ? "enabled" : "disabled")")
     }

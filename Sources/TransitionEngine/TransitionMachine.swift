@@ -17,6 +17,8 @@ public struct TransitionMachine: Sendable {
         public var estimator: VelocityEstimator
         /// Driven by `drive` commands rather than by contacts.
         public var driven: Bool = false
+        /// The touchscreen whose contacts drive it.
+        public var source: Int = 0
     }
 
     public enum State: Sendable, Equatable {
@@ -55,13 +57,40 @@ public struct TransitionMachine: Sendable {
     public private(set) var spec: TransitionSpec
     public let frameRate: Double
     public private(set) var state: State = .idle
-    public private(set) var recognizer: GestureRecognizer
+    /// One recogniser per touchscreen (index = source), made when a
+    /// source's first frame arrives: fingers on two panels never combine.
+    public private(set) var recognizers: [GestureRecognizer] = []
 
     public init(spec: TransitionSpec, frameRate: Double) {
         self.spec = spec
         self.frameRate = frameRate
-        self.recognizer = GestureRecognizer(kind: spec.gesture, activation: spec.activation,
-                                            distance: spec.distance)
+    }
+
+    /// The recogniser of `source` (source 0's before any frame).
+    public func recognizer(of source: Int = 0) -> GestureRecognizer {
+        source < recognizers.count ? recognizers[source] : freshRecognizer()
+    }
+
+    private func freshRecognizer() -> GestureRecognizer {
+        GestureRecognizer(kind: spec.gesture, activation: spec.activation, distance: spec.distance)
+    }
+
+    /// Makes sure `source` has a recogniser.
+    private mutating func ensureRecognizer(_ source: Int) {
+        while recognizers.count <= source { recognizers.append(freshRecognizer()) }
+    }
+
+    /// Blocks the recognisers of sources with fingers down (they wait for
+    /// them to lift) and starts the others afresh.
+    private mutating func blockOrReset(fingersDown: [Int]) {
+        for (source, count) in fingersDown.enumerated() where count > 0 { ensureRecognizer(source) }
+        for source in recognizers.indices {
+            if source < fingersDown.count && fingersDown[source] > 0 {
+                recognizers[source].block()
+            } else {
+                recognizers[source].reset()
+            }
+        }
     }
 
     /// The time of the next animation frame, if animating.
@@ -91,14 +120,20 @@ public struct TransitionMachine: Sendable {
     }
 
     /// Fingers already down when it is turned on do not start it: it waits
-    /// for them to lift.
-    mutating func ignoreFingersDown(_ count: Int) {
-        if count > 0 { recognizer.block() }
+    /// for them to lift (per touchscreen: `fingersDown[source]`).
+    mutating func ignoreFingersDown(_ fingersDown: [Int]) {
+        blockOrReset(fingersDown: fingersDown)
     }
 
     public var ownedContacts: [Int] {
         if case .interacting(let interaction) = state { return interaction.ids }
         return []
+    }
+
+    /// The touchscreen whose contacts drive it (nil unless a finger drives it).
+    public var ownedSource: Int? {
+        if case .interacting(let interaction) = state, !interaction.driven { return interaction.source }
+        return nil
     }
 
     // MARK: Inputs
@@ -113,7 +148,7 @@ public struct TransitionMachine: Sendable {
         case .animating(let animation, _):
             return recognize(frame, free: free, catching: spec.interruptible ? animation : nil)
         case .interacting(var interaction):
-            if interaction.driven { return .none }
+            if interaction.driven || interaction.source != frame.source { return .none }
             // Take the payload out so that its arrays are mutated in place.
             state = .idle
             guard let current = Self.owned(interaction.ids, in: frame.contacts) else {
@@ -167,7 +202,7 @@ public struct TransitionMachine: Sendable {
     /// change it. A transition a finger drives is `busy`. `fingersDown`: the
     /// free contacts on the screen now, which may not start a gesture of this
     /// transition until they lift (a finger that touches down later may).
-    public mutating func handleDrive(progress: Double, at time: Double, fingersDown: Int = 0) -> Action {
+    public mutating func handleDrive(progress: Double, at time: Double, fingersDown: [Int] = []) -> Action {
         let p = clamp01(progress)
         switch state {
         case .idle, .animating:
@@ -175,7 +210,7 @@ public struct TransitionMachine: Sendable {
             estimator.add(time: time, progress: p)
             state = .interacting(Interaction(ids: [], reference: GestureReference(centroidX: 0, centroidY: 0, spread: 0),
                                              offset: 0, progress: p, estimator: estimator, driven: true))
-            if fingersDown > 0 { recognizer.block() } else { recognizer.reset() }
+            blockOrReset(fingersDown: fingersDown)
             return .began(progress: p, ids: [])
         case .interacting(var interaction):
             guard interaction.driven else {
@@ -283,7 +318,9 @@ public struct TransitionMachine: Sendable {
     private mutating func recognize(_ frame: TouchFrame, free: [Contact], catching animation: CompletionAnimation?) -> Action {
         let wasAnimating: Bool
         if case .animating = state { wasAnimating = true } else { wasAnimating = false }
-        switch recognizer.step(free: free) {
+        guard frame.source >= 0 && frame.source < TouchFrame.maximumSources else { return .none }
+        ensureRecognizer(frame.source)
+        switch recognizers[frame.source].step(free: free) {
         case .none:
             return .none
         case .candidateStarted:
@@ -304,7 +341,7 @@ public struct TransitionMachine: Sendable {
             var estimator = VelocityEstimator()
             estimator.add(time: frame.time, progress: p)
             state = .interacting(Interaction(ids: ids, reference: reference, offset: offset,
-                                             progress: p, estimator: estimator))
+                                             progress: p, estimator: estimator, source: frame.source))
             return .began(progress: p, ids: ids)
         }
     }

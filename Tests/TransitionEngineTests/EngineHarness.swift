@@ -11,14 +11,16 @@ struct EngineHarness {
 
     /// Feeds one frame whose contacts are (id, x, y); touch-down positions
     /// are remembered from each id's first appearance.
-    mutating func frame(_ t: Double, _ contacts: [(Int, Double, Double)]) {
+    /// With `source`, the frame is that touchscreen's (ids are per source).
+    mutating func frame(_ t: Double, _ contacts: [(Int, Double, Double)], source: Int = 0) {
         var list: [Contact] = []
         for (id, x, y) in contacts {
-            let down = downs[id] ?? (x, y)
-            downs[id] = down
+            let key = source * 1_000_000 + id
+            let down = downs[key] ?? (x, y)
+            downs[key] = down
             list.append(Contact(id: id, x: x, y: y, downX: down.0, downY: down.1))
         }
-        engine.process(TouchFrame(time: t, contacts: list), into: &events)
+        engine.process(TouchFrame(time: t, contacts: list, source: source), into: &events)
     }
     var downs: [Int: (Double, Double)] = [:]
 
