@@ -1,22 +1,53 @@
 import TransitionEngine
 
-/// Which device the daemon reads: `--device auto` or `--device PATH`
-/// (`/dev/input/eventN`, `/dev/input/by-id/…`, `/dev/input/by-path/…`).
+/// Which devices the daemon reads: `--device auto` (the first
+/// touchscreen), `--device all` (every touchscreen, as they come and go) or
+/// one or more `--device PATH` (`/dev/input/eventN`, `/dev/input/by-id/…`,
+/// `/dev/input/by-path/…`), each its own source.
 public enum DeviceSelector: Sendable, Equatable, CustomStringConvertible {
     case auto
-    case path(String)
+    case all
+    case paths([String])
 
-    /// `auto` (or nothing) → `.auto`, anything else is a path.
+    /// One path.
+    public static func path(_ path: String) -> DeviceSelector { .paths([path]) }
+
+    /// `auto` (or nothing) → `.auto`, `all` → `.all`, anything else is a path.
     public init(argument: String?) {
-        if let argument, argument != "auto" { self = .path(argument) } else { self = .auto }
+        self.init(arguments: argument.map { [$0] } ?? [])
+    }
+
+    /// Several arguments are paths; `auto` or `all` stand alone.
+    public init(arguments: [String]) {
+        switch arguments {
+        case [], ["auto"]: self = .auto
+        case ["all"]: self = .all
+        default: self = .paths(arguments)
+        }
+    }
+
+    /// The one path of a single-path selector.
+    public var singlePath: String? {
+        if case .paths(let paths) = self, paths.count == 1 { return paths[0] }
+        return nil
     }
 
     public var description: String {
         switch self {
         case .auto: return "auto"
-        case .path(let path): return path
+        case .all: return "all"
+        case .paths(let paths): return paths.joined(separator: ", ")
         }
     }
+}
+
+/// The name suffix of the uinput copy of a panel in filter mode: such a
+/// device is the daemon's own output, never one of its inputs.
+public let filteredDeviceSuffix = " (transitiond filter)"
+
+/// Whether a device is a panel copy made by a filter (ours or another's).
+public func isFilterCopy(_ device: DeviceDescription) -> Bool {
+    device.name.hasSuffix(filteredDeviceSuffix)
 }
 
 /// Whether the engine can read touches from a device (its touch axes have
@@ -49,7 +80,7 @@ public struct AutoChoice: Sendable, Equatable {
         let ordered = devices.sorted { $0.node.number < $1.node.number }
         candidates = ordered.filter { device in
             guard let d = device.description else { return false }
-            return d.isTouchscreen && engineRejection(of: d) == nil
+            return d.isTouchscreen && !isFilterCopy(d) && engineRejection(of: d) == nil
         }
         // A node that vanished while it was scanned is no candidate to name.
         unreadable = ordered.filter { device in

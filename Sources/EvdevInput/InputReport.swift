@@ -8,11 +8,26 @@ public struct AttachedDevice: Sendable, Equatable {
     public var description: DeviceDescription
     /// Whether `EVIOCGRAB` is held.
     public var grabbed: Bool
+    /// Which of the selected touchscreens it is (`TouchFrame.source`): its
+    /// place in the `--device` list, or, for `all`, the lowest number free
+    /// when it was attached. 0 with one device.
+    public var source: Int
+    /// Its canonical node and the `by-id`/`by-path` links to it, for
+    /// transitions bound to a `device` (the path as given is `path`).
+    public var aliases: [String]
 
-    public init(path: String, description: DeviceDescription, grabbed: Bool) {
+    public init(path: String, description: DeviceDescription, grabbed: Bool, source: Int = 0, aliases: [String] = []) {
         self.path = path
         self.description = description
         self.grabbed = grabbed
+        self.source = source
+        self.aliases = aliases
+    }
+
+    /// Every name a transition's `device` may give it: the path, its
+    /// aliases and the device name.
+    public var names: Set<String> {
+        Set([path, description.name] + aliases)
     }
 }
 
@@ -29,13 +44,14 @@ public enum InputReport: Sendable, Equatable {
     case waiting(String)
     /// A device was opened; its events follow.
     case attached(AttachedDevice)
-    /// Events of the attached device, in order. A `SYN_DROPPED` event marks
+    /// Events of an attached device (`source`), in order. A `SYN_DROPPED` event marks
     /// the start of a resync batch: the state delta that follows, up to and
     /// including its `SYN_REPORT`, rebuilds the device state after the kernel
     /// dropped events (see `EvdevDevice.readAvailable`).
-    case events([InputEvent])
-    /// The attached device went away (removed, or a read failed); waiting follows.
-    case lost(path: String, reason: String)
+    case events([InputEvent], source: Int = 0)
+    /// An attached device went away (removed, or a read failed); when it
+    /// was the last one, waiting follows.
+    case lost(path: String, reason: String, source: Int = 0)
     /// Something worth logging.
     case message(Level, String)
 }

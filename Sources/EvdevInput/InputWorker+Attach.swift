@@ -18,14 +18,16 @@ extension InputWorker {
         } else {
             watcher.watch(Self.parent(of: root))
         }
-        if case .path(let path) = options.selector {
-            let directory = Self.parent(of: path)
-            if !watcher.isWatching(directory) { watcher.watch(directory) }
+        if case .paths(let paths) = options.selector {
+            for path in paths {
+                let directory = Self.parent(of: path)
+                if !watcher.isWatching(directory) { watcher.watch(directory) }
+            }
         }
     }
 
     /// Reacts to inotify changes: new directories get watches; a change
-    /// to a node or link while nothing is attached brings an attempt.
+    /// to a node or link while a wanted device is missing brings an attempt.
     func handle(_ changes: [DirectoryWatcher.Change]) {
         var relevant = false
         let now = Self.now()
@@ -52,45 +54,108 @@ extension InputWorker {
             }
         }
         appeared = appeared.filter { now - $0.value < options.retry.giveUpAfter }
-        if relevant && device == nil { attemptAttach() }
+        if relevant && wantsMore { attemptAttach() }
+    }
+
+    /// Whether a selected device is not attached (for `all`: always, a new
+    /// touchscreen may come).
+    var wantsMore: Bool {
+        switch options.selector {
+        case .auto: return devices.isEmpty
+        case .all: return devices.count < TouchFrame.maximumSources
+        case .paths(let paths): return devices.count < paths.count
+        }
     }
 
     // MARK: Attaching
 
-    /// Tries to attach the selected device now; reports `waiting` (with
-    /// the reason) when it cannot.
+    /// Tries to attach the selected devices that are missing now; reports
+    /// `waiting` (with the reason) while none is attached.
     func attemptAttach() {
-        guard device == nil else { return }
         switch options.selector {
-        case .path(let path): attachPath(path)
-        case .auto: attachAuto()
+        case .auto:
+            if devices.isEmpty { attachAuto() }
+        case .all:
+            attachAll()
+        case .paths(let paths):
+            var reasons: [String] = []
+            for (index, path) in paths.enumerated() where devices[index] == nil {
+                if let reason = attachPath(path, as: index) {
+                    reasons.append(reason)
+                    if missing[index] != reason, !devices.isEmpty || paths.count > 1 {
+                        source.push([.message(.info, "\(reason)")])
+                    }
+                    missing[index] = reason
+                } else {
+                    missing[index] = nil
+                }
+            }
+            if devices.isEmpty {
+                setWaiting(reasons.joined(separator: "; "))
+            }
         }
     }
 
-    private func attachPath(_ path: String) {
+    /// Attaches `path` as source `index`; nil when attached, else the
+    /// waiting reason.
+    private func attachPath(_ path: String, as index: Int) -> String? {
         guard let canonical = DeviceDiscovery.resolve(path) else {
-            setWaiting("waiting for \(path) to appear")
-            return
+            return "waiting for \(path) to appear"
+        }
+        if devices.values.contains(where: { DeviceDiscovery.resolve($0.path) == canonical }) {
+            return "waiting for \(path): it is the same device as another --device"
         }
         let opened: EvdevDevice
         do {
             opened = try EvdevDevice(path: path)
         } catch {
             if error.kind == .permissionDenied { scheduleRetry(canonical, path: path) }
-            setWaiting(error.kind == .missing || error.kind == .gone
-                       ? "waiting for \(path) to appear" : "waiting for \(path): \(error.message)")
-            return
+            return error.kind == .missing || error.kind == .gone
+                ? "waiting for \(path) to appear" : "waiting for \(path): \(error.message)"
         }
         if let rejection = engineRejection(of: opened.description) {
             source.push([.message(.error, "\(path) \"\(opened.description.name)\" cannot drive the engine: \(rejection)")])
-            setWaiting("waiting for \(path) to become a touch device")
-            return
+            return "waiting for \(path) to become a touch device"
         }
         let check = TouchscreenCheck(opened.description)
         if !check.isTouchscreen {
             source.push([.message(.warning, "\(path) \"\(opened.description.name)\" is not a touchscreen (\(check.reason)); using it as --device asks")])
         }
-        attach(opened)
+        return attach(opened, as: index) ? nil : "waiting for \(path): it does not take CLOCK_MONOTONIC"
+    }
+
+    /// `all`: every touchscreen not attached yet, each as the lowest source
+    /// number free.
+    private func attachAll() {
+        let scan: [DiscoveredDevice]
+        do {
+            scan = try discovery.scan()
+        } catch {
+            if devices.isEmpty {
+                setWaiting("waiting for touchscreens (\(error.kind == .missing ? error.message : options.root + ": " + error.message))")
+            }
+            return
+        }
+        let choice = AutoChoice(scan)
+        for device in choice.unreadable {
+            guard case .failure(let error) = device.result, error.kind == .permissionDenied,
+                  let canonical = DeviceDiscovery.resolve(device.node.path) else { continue }
+            scheduleRetry(canonical, path: device.node.path)
+        }
+        let attachedNodes = Set(devices.values.compactMap { DeviceDiscovery.resolve($0.path) })
+        for candidate in choice.candidates {
+            guard let canonical = DeviceDiscovery.resolve(candidate.node.path), !attachedNodes.contains(canonical),
+                  let index = (0..<TouchFrame.maximumSources).first(where: { devices[$0] == nil }) else { continue }
+            guard let opened = try? EvdevDevice(path: candidate.node.path),
+                  opened.description.isTouchscreen, !isFilterCopy(opened.description),
+                  engineRejection(of: opened.description) == nil else { continue }
+            _ = attach(opened, as: index, aliases: candidate.node.links)
+        }
+        if devices.isEmpty {
+            var text = "waiting for touchscreens"
+            if let unreadable = choice.unreadableSummary { text += " (\(unreadable))" }
+            setWaiting(text)
+        }
     }
 
     private func attachAuto() {
@@ -110,12 +175,12 @@ extension InputWorker {
         for candidate in choice.candidates {
             do {
                 let opened = try EvdevDevice(path: candidate.node.path)
-                guard opened.description.isTouchscreen, engineRejection(of: opened.description) == nil else { continue }
+                guard opened.description.isTouchscreen, !isFilterCopy(opened.description),
+                      engineRejection(of: opened.description) == nil else { continue }
                 if let several = choice.severalMessage, candidate == choice.chosen {
                     source.push([.message(.notice, several)])
                 }
-                attach(opened)
-                return
+                if attach(opened, as: 0, aliases: candidate.node.links) { return }
             } catch {
                 continue   // gone or changed between the scan and now
             }
@@ -125,14 +190,15 @@ extension InputWorker {
         setWaiting(text)
     }
 
-    /// Sets the clock, grabs if asked, and reports the device.
-    private func attach(_ opened: EvdevDevice) {
+    /// Sets the clock, grabs if asked, and reports the device as source
+    /// `index`; false when its clock cannot be set.
+    private func attach(_ opened: EvdevDevice, as index: Int, aliases: [String] = []) -> Bool {
         do {
             try opened.useMonotonicClock()
         } catch {
             source.push([.message(.error, "\(opened.path): cannot set its clock to CLOCK_MONOTONIC: \(error.message)")])
-            setWaiting("waiting for a touchscreen that takes CLOCK_MONOTONIC")
-            return
+            if devices.isEmpty { setWaiting("waiting for a touchscreen that takes CLOCK_MONOTONIC") }
+            return false
         }
         if options.grab {
             do {
@@ -141,11 +207,13 @@ extension InputWorker {
                 source.push([.message(.warning, "\(opened.path): cannot grab it (\(error.message)): reading without a grab; other readers still see the touches")])
             }
         }
-        device = opened
+        devices[index] = opened
         waitingText = nil
-        retryAt = nil
+        var names = aliases
+        if let canonical = DeviceDiscovery.resolve(opened.path), canonical != opened.path { names.append(canonical) }
         source.push([.attached(AttachedDevice(path: opened.path, description: opened.description,
-                                              grabbed: opened.isGrabbed))])
+                                              grabbed: opened.isGrabbed, source: index, aliases: names))])
+        return true
     }
 
     // MARK: Waiting and retrying

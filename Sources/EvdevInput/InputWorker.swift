@@ -12,10 +12,12 @@ final class InputWorker {
     let watcher: DirectoryWatcher
     let discovery: DeviceDiscovery
 
-    /// The attached device.
-    var device: EvdevDevice?
-    /// The text of the last `waiting` report (nil while attached).
+    /// The attached devices, by source (see `AttachedDevice.source`).
+    var devices: [Int: EvdevDevice] = [:]
+    /// The text of the last `waiting` report (nil while a device is attached).
     var waitingText: String?
+    /// Per wanted path not attached: why (logged when it changes).
+    var missing: [Int: String] = [:]
     /// Nodes that appeared while running (canonical path → monotonic time),
     /// for the `EACCES` retries.
     var appeared: [String: Double] = [:]
@@ -37,12 +39,18 @@ final class InputWorker {
         setUpWatches()
         attemptAttach()
         var fds: [pollfd] = []
+        var polled: [Int] = []
         while !source.stopping.load(ordering: .acquiring) {
             fds.removeAll(keepingCapacity: true)
+            polled.removeAll(keepingCapacity: true)
             fds.append(pollfd(fd: source.wake.readFD, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: watcher.fd, events: Int16(POLLIN), revents: 0))
-            let reading = device != nil && !source.isPaused
-            if reading, let device { fds.append(pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)) }
+            if !source.isPaused {
+                for (index, device) in devices.sorted(by: { $0.key < $1.key }) {
+                    fds.append(pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0))
+                    polled.append(index)
+                }
+            }
             let rc = poll(&fds, nfds_t(fds.count), timeoutMilliseconds())
             if rc < 0 && errno != EINTR {
                 source.push([.message(.error, "poll failed: \(String(cString: strerror(errno)))")])
@@ -50,43 +58,45 @@ final class InputWorker {
             }
             if fds[0].revents != 0 { source.wake.drain() }
             if source.stopping.load(ordering: .acquiring) { break }
-            if reading && fds.count > 2 && fds[2].revents != 0 { readDevice(fds[2].revents) }
+            for (k, index) in polled.enumerated() where fds[k + 2].revents != 0 {
+                readDevice(index, fds[k + 2].revents)
+            }
             if fds[1].revents != 0 { handle(watcher.readChanges()) }
             if let retryAt, Self.now() >= retryAt {
                 self.retryAt = nil
-                if device == nil { attemptAttach() }
+                attemptAttach()
             }
         }
-        device = nil   // closes it (and releases a grab)
+        devices = [:]   // closes them (and releases the grabs)
     }
 
     private func timeoutMilliseconds() -> Int32 {
-        guard let retryAt, device == nil else { return -1 }
+        guard let retryAt else { return -1 }
         return Int32(max(0, min(60_000, ((retryAt - Self.now()) * 1000).rounded(.up))))
     }
 
     // MARK: Reading
 
-    private func readDevice(_ revents: Int16) {
-        guard let device else { return }
+    private func readDevice(_ index: Int, _ revents: Int16) {
+        guard let device = devices[index] else { return }
         if revents & Int16(POLLIN) != 0 {
             var events: [InputEvent] = []
             events.reserveCapacity(256)
             let result = device.readAvailable(into: &events, limit: options.readChunk)
-            if !events.isEmpty { source.push([.events(events)]) }
+            if !events.isEmpty { source.push([.events(events, source: index)]) }
             if case .lost(let error) = result {
-                lose(device, reason: error.kind == .gone ? "the device was removed" : error.message)
+                lose(index, reason: error.kind == .gone ? "the device was removed" : error.message)
             }
         } else if revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
-            lose(device, reason: "the device was removed (hang-up)")
+            lose(index, reason: "the device was removed (hang-up)")
         }
     }
 
     /// Closes the device (no busy loop on a dead descriptor), reports it,
     /// and looks for one to attach again.
-    private func lose(_ lost: EvdevDevice, reason: String) {
-        device = nil
-        source.push([.lost(path: lost.path, reason: reason)])
+    private func lose(_ index: Int, reason: String) {
+        guard let lost = devices.removeValue(forKey: index) else { return }
+        source.push([.lost(path: lost.path, reason: reason, source: index)])
         attemptAttach()
     }
 

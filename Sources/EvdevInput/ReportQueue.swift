@@ -48,7 +48,7 @@ public final class ReportQueue: @unchecked Sendable {
         let limit = maximumPending
         let (announce, pause) = state.withLock { q -> (Bool, Bool) in
             for report in reports {
-                if case .events(let events) = report { q.pendingEvents += events.count }
+                if case .events(let events, _) = report { q.pendingEvents += events.count }
                 q.reports.append(report)
             }
             let announce = !q.announced

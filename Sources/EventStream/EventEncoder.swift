@@ -106,6 +106,7 @@ public struct EventEncoder: Sendable {
     /// is the seq of the last event before the snapshot.
     public func hello(type: StaticString = "hello", active: [TransitionEngine.Snapshot], seq: UInt64? = nil,
                       extra: [(key: String, value: String)] = [], geometry: ScreenGeometry? = nil,
+                      devices: [(source: Int, path: String, name: String)] = [],
                       into w: JSONWriter) {
         w.raw("{\"type\":\"")
         w.raw(type)
@@ -136,6 +137,10 @@ public struct EventEncoder: Sendable {
                 w.string(direction.rawValue)
             }
             if !spec.enabled { w.raw(",\"enabled\":false") }
+            if let device = spec.device {
+                w.raw(",\"device\":")
+                w.string(device)
+            }
             w.raw("}")
         }
         w.raw("],\"active\":[")
@@ -164,6 +169,21 @@ public struct EventEncoder: Sendable {
             w.string(key)
             w.raw(":")
             w.string(value)
+        }
+        if !devices.isEmpty {
+            // Several touchscreens: each attached one with its source number.
+            w.raw(",\"devices\":[")
+            for (i, device) in devices.enumerated() {
+                if i > 0 { w.raw(",") }
+                w.raw("{\"source\":")
+                w.integer(device.source)
+                w.raw(",\"path\":")
+                w.string(device.path)
+                w.raw(",\"name\":")
+                w.string(device.name)
+                w.raw("}")
+            }
+            w.raw("]")
         }
         if let geometry, !geometry.isIdentity { self.geometry(geometry, into: w) }
         w.raw("}\n")

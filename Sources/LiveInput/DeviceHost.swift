@@ -22,6 +22,13 @@ import TransitionServer
 /// `processResync` (gestures whose fingers did not survive end with a
 /// `device-lost` cancel); a lost device ends every finger-driven gesture
 /// the same way (command-driven ones go on: no finger drives them).
+///
+/// Several touchscreens: each attached device is a source with its own
+/// assembler and geometry; its frames carry its source number, so the
+/// engine never combines fingers of two panels, and the loss of one ends
+/// only the gestures on it. Lengths in millimetres are resolved for the
+/// first panel attached (one config for all; another panel of a different
+/// size is named in the log).
 public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReporting, @unchecked Sendable {
     /// Counts since start, for logs and measurements.
     public struct Counters: Sendable, Equatable {
@@ -40,10 +47,17 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
     private let logger: Logger
     private let driver: EngineDriver<C>
 
-    private var assembler: TouchFrameAssembler?
-    private var device: AttachedDevice?
+    /// Per source (`AttachedDevice.source`): its frame assembler and device.
+    private var assemblers: [Int: TouchFrameAssembler] = [:]
+    private var devices: [Int: AttachedDevice] = [:]
+    private var geometries: [Int: ScreenGeometry] = [:]
     private var waitingText = "a touchscreen"
-    private var resyncPending = false
+    private var resyncPending: Set<Int> = []
+    /// The source whose panel the millimetres were resolved for.
+    private var lengthsSource: Int?
+    /// Whether several touchscreens are selected (`--device all` or a list):
+    /// then `hello` lists them. Set by the CLI.
+    public var selectsSeveral = false
     private var emit: ([TransitionEvent]) -> Void = { _ in }
     private var events: [TransitionEvent] = []
     private var reports: [InputReport] = []
@@ -57,8 +71,16 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
     /// The input's status as one line: `/dev/input/event3 "Panel"`, or
     /// `waiting for a touchscreen`.
     public var statusText: String {
-        if let device { return "\(device.path) \"\(device.description.name)\"" }
+        if !devices.isEmpty {
+            return devices.sorted { $0.key < $1.key }
+                .map { "\($0.value.path) \"\($0.value.description.name)\"" }.joined(separator: ", ")
+        }
         return "waiting for \(waitingText)"
+    }
+
+    /// The attached device of the lowest source.
+    private var firstDevice: (source: Int, device: AttachedDevice)? {
+        devices.min { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
     /// A host for `configuration` fed by `source`, on `clock` (engine time
@@ -90,9 +112,10 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
     public func reload(_ configuration: EngineConfiguration) -> [Int?] {
         baseConfiguration = configuration
         var effective = configuration
-        if configuration.usesPhysicalLengths, let device {
+        if configuration.usesPhysicalLengths, let source = lengthsSource, let device = devices[source] {
             do {
-                effective = try configuration.resolved(for: ScreenSize(device: device.description, geometry: geometry ?? .identity))
+                effective = try configuration.resolved(for: ScreenSize(device: device.description,
+                                                                        geometry: geometries[source] ?? .identity))
             } catch {
                 logger.error("reload: \(device.path): \(error.message); using the screen-unit lengths until a panel that has it")
             }
@@ -108,8 +131,10 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
     /// runs it resolved for the attached panel.
     private var baseConfiguration: EngineConfiguration
 
-    /// The geometry of the attached panel (or of the next one, by the config).
-    public private(set) var geometry: ScreenGeometry?
+    /// The geometry of the attached panel (the first, with several).
+    public var geometry: ScreenGeometry? {
+        firstDevice.flatMap { geometries[$0.source] }
+    }
     /// The geometry for a panel at a path: the config's `[input]`, with the
     /// device's udev calibration when the config gives none. Set by the CLI.
     public var geometryFor: (String) -> ScreenGeometry = { _ in .identity }
@@ -143,10 +168,15 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
     /// `"input":"attached","device":PATH,"device_name":NAME`, or
     /// `"input":"waiting","waiting_for":WHAT`.
     public var inputStatus: [(key: String, value: String)] {
-        if let device {
+        if let (_, device) = firstDevice {
             return [("input", "attached"), ("device", device.path), ("device_name", device.description.name)]
         }
         return [("input", "waiting"), ("waiting_for", waitingText)]
+    }
+
+    public var inputDevices: [(source: Int, path: String, name: String)] {
+        guard selectsSeveral else { return [] }
+        return devices.sorted { $0.key < $1.key }.map { ($0.key, $0.value.path, $0.value.description.name) }
     }
 
     // MARK: Input
@@ -171,12 +201,12 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
 
     private func handle(_ report: InputReport) {
         switch report {
-        case .events(let input):
-            feed(input)
+        case .events(let input, let source):
+            feed(input, source: source)
         case .attached(let attached):
             attach(attached)
-        case .lost(let path, let reason):
-            lose(path: path, reason: reason)
+        case .lost(let path, let reason, let source):
+            lose(path: path, reason: reason, source: source)
         case .waiting(let text):
             waitingText = text.hasPrefix("waiting for ") ? String(text.dropFirst(12)) : text
             logger.info("\(text)")
@@ -186,33 +216,45 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
         }
     }
 
-    private func feed(_ input: [InputEvent]) {
-        guard var frames = assembler else { return }
-        assembler = nil   // keep the assembler's storage uniquely referenced while feeding
+    private func feed(_ input: [InputEvent], source: Int) {
+        // Taken out, so that the assembler's storage is uniquely referenced while feeding.
+        guard var frames = assemblers.removeValue(forKey: source) else { return }
         counters.inputEvents += input.count
         for event in input {
             if event.type == EventCode.EV_SYN && event.code == EventCode.SYN_DROPPED {
-                resyncPending = true
+                resyncPending.insert(source)
                 counters.resyncs += 1
-                logger.notice("SYN_DROPPED on \(device?.path ?? "the device"): the kernel dropped events; resynchronised from the device state (resync \(counters.resyncs))")
+                logger.notice("SYN_DROPPED on \(devices[source]?.path ?? "the device"): the kernel dropped events; resynchronised from the device state (resync \(counters.resyncs))")
                 continue
             }
             guard frames.feed(event) else { continue }
             counters.frames += 1
-            if resyncPending {
-                resyncPending = false
+            if resyncPending.remove(source) != nil {
                 engine.processResync(frames.frame, into: &events)
             } else {
                 engine.process(frames.frame, into: &events)
             }
         }
-        assembler = frames
+        assemblers[source] = frames
     }
 
     private func attach(_ attached: AttachedDevice) {
+        let source = attached.source
+        guard source >= 0 && source < TouchFrame.maximumSources else {
+            logger.error("BUG: \(attached.path) attached as source \(source), beyond \(TouchFrame.maximumSources); ignored")
+            return
+        }
         do {
             let geometry = geometryFor(attached.path)
-            if baseConfiguration.usesPhysicalLengths {
+            let resolvesLengths = lengthsSource == nil || lengthsSource == source
+            if baseConfiguration.usesPhysicalLengths && !resolvesLengths, let first = lengthsSource, let other = devices[first] {
+                let here = ScreenSize(device: attached.description, geometry: geometry)
+                let there = ScreenSize(device: other.description, geometry: geometries[first] ?? .identity)
+                if here != there {
+                    logger.warning("\(attached.path) \"\(attached.description.name)\": its size differs from \(other.path)'s; lengths in millimetres stay resolved for \(other.path)")
+                }
+            }
+            if baseConfiguration.usesPhysicalLengths && resolvesLengths {
                 // Millimetres become this panel's screen units (nothing in
                 // flight moves; what the UI enabled stays so). A panel
                 // without resolution is named, and the lengths in screen
@@ -225,31 +267,39 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
                     engine.applyLengths(from: baseConfiguration)
                 }
             }
-            assembler = try TouchFrameAssembler(device: attached.description, timeOrigin: 0, geometry: geometry)
-            self.geometry = geometry
+            assemblers[source] = try TouchFrameAssembler(device: attached.description, timeOrigin: 0, geometry: geometry)
+            geometries[source] = geometry
+            if baseConfiguration.usesPhysicalLengths && resolvesLengths { lengthsSource = source }
         } catch {
             logger.error("\(attached.path): \(error.message)")
             return
         }
-        device = attached
-        resyncPending = false
+        devices[source] = attached
+        engine.nameSource(source, attached.names)
+        resyncPending.remove(source)
         counters.attaches += 1
         let check = TouchscreenCheck(attached.description)
         logger.info("attached \(attached.path) \"\(attached.description.name)\" (\(check.reason)\(attached.grabbed ? ", grabbed" : ""))")
-        if let geometry, !geometry.isIdentity { logger.info("geometry of \(attached.path): \(geometry)") }
+        if let geometry = geometries[source], !geometry.isIdentity { logger.info("geometry of \(attached.path): \(geometry)") }
         statusChanged?(statusText)
     }
 
-    /// Every finger-driven gesture ends with `ended`(cancel, `device-lost`)
-    /// and animates back: an empty resync frame (no contact survived).
-    private func lose(path: String, reason: String) {
+    /// Every gesture on that panel ends with `ended`(cancel, `device-lost`)
+    /// and animates back: an empty resync frame of its source (no contact
+    /// survived); gestures on other panels go on.
+    private func lose(path: String, reason: String, source: Int) {
         let before = events.count
         let time = max(driver.now, engine.now)
-        engine.processResync(TouchFrame(time: time, contacts: []), into: &events)
+        if devices[source] != nil {
+            engine.processResync(TouchFrame(time: time, contacts: [], source: source), into: &events)
+        }
         let cancelled = events[before...].filter { $0.kind == .ended }.count
-        assembler = nil
-        device = nil
-        resyncPending = false
+        assemblers[source] = nil
+        devices[source] = nil
+        geometries[source] = nil
+        engine.nameSource(source, nil)
+        if lengthsSource == source { lengthsSource = nil }
+        resyncPending.remove(source)
         counters.losses += 1
         logger.warning("lost \(path): \(reason); \(cancelled) transition\(cancelled == 1 ? "" : "s") cancelled")
     }

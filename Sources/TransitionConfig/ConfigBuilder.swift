@@ -33,7 +33,22 @@ enum ConfigBuilder {
             }
             calibration = numbers
         }
-        return InputSettings(device: section.string("device"), rotation: rotation, flipX: section.boolean("flip_x"),
+        let devices = section.strings("device")
+        guard !devices.isEmpty else {
+            throw ConfigError(file: file, line: section.line(of: "device"), key: section.keyPath("device"),
+                              message: "must name at least one device (or be \"auto\" or \"all\")")
+        }
+        guard devices.count <= TouchFrame.maximumSources else {
+            throw ConfigError(file: file, line: section.line(of: "device"), key: section.keyPath("device"),
+                              message: "names \(devices.count) devices; at most \(TouchFrame.maximumSources)")
+        }
+        if let repeated = devices.first(where: { d in devices.filter { $0 == d }.count > 1 }) {
+            throw ConfigError(file: file, line: section.line(of: "device"), key: section.keyPath("device"),
+                              message: "names \(TOMLString.quoted(repeated)) twice")
+        }
+        return InputSettings(device: devices, mode: section.choice("mode", as: InputMode.self),
+                             filterHold: section.values["filter_hold"] != nil ? section.number("filter_hold") : InputSettings.standard.filterHold,
+                             rotation: rotation, flipX: section.boolean("flip_x"),
                              flipY: section.boolean("flip_y"), calibration: calibration)
     }
 
@@ -78,7 +93,8 @@ enum ConfigBuilder {
             keyframes: try keyframes(from: section, file: file),
             enabled: section.boolean("enabled"),
             reportPosition: section.boolean("report_position"),
-            physical: try physicalLengths(from: section, file: file)
+            physical: try physicalLengths(from: section, file: file),
+            device: section.optionalString("device")
         )
     }
 

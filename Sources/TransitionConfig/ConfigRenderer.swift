@@ -62,6 +62,7 @@ enum ConfigRenderer {
         entries.append(("interruptible", .boolean(transition.interruptible)))
         entries.append(("report_position", .boolean(transition.reportPosition)))
         entries.append(("enabled", .boolean(transition.enabled)))
+        if let device = transition.device { entries.append(("device", .string(device))) }
         return entries
     }
 
@@ -79,11 +80,13 @@ enum ConfigRenderer {
     /// `calibration` only when set (else the device's is used).
     private static func entries(of input: InputSettings) -> [(String, ConfigValue)] {
         var entries: [(String, ConfigValue)] = [
-            ("device", .string(input.device)),
+            ("device", input.device.count == 1 ? .string(input.device[0]) : .array(input.device.map { .string($0) })),
+            ("mode", .string(input.mode.rawValue)),
             ("rotation", .integer(input.rotation.rawValue)),
             ("flip_x", .boolean(input.flipX)),
             ("flip_y", .boolean(input.flipY)),
         ]
+        if input.mode == .filter { entries.append(("filter_hold", .number(input.filterHold))) }
         if let calibration = input.calibration { entries.append(("calibration", .array(calibration.map { .number($0) }))) }
         return entries
     }

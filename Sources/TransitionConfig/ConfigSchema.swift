@@ -78,6 +78,8 @@ enum ConfigSchema {
                     summary: "began/changed/ended carry the fingers' centroid on the screen"),
             KeySpec("enabled", .boolean, default: .value(.boolean(true)),
                     summary: "recognised from the start; the enable command turns it on and off"),
+            KeySpec("device", .string(.deviceReference(maxBytes: 4096)), default: .absent,
+                    summary: "only on this touchscreen: one of [input] device's paths or links, or its device name"),
         ],
         children: [
             ChildSection(name: "keyframe", shape: .arrayOfTables, schema: keyframe),
@@ -140,8 +142,15 @@ enum ConfigSchema {
     static let input = SectionSchema(
         header: "[input]",
         keys: [
-            KeySpec("device", .string(.deviceSelector(maxBytes: 4096)),
-                    default: .value(.string(InputSettings.standard.device))),
+            KeySpec("device", .either([.string(.deviceSelector(maxBytes: 4096)),
+                                       .array(of: .string(.absolutePath(maxBytes: 4096)))]),
+                    default: .value(.string("auto")),
+                    summary: "\"auto\" (the first touchscreen), \"all\" (every touchscreen), a device path or by-id/by-path link, or an array of paths"),
+            KeySpec("mode", .choice(InputMode.allCases.map(\.rawValue)), default: .value(.string(InputMode.shared.rawValue)),
+                    summary: "shared (others read the panel too) | grab (only the daemon) | filter (the UI gets a copy without the gesture touches)"),
+            KeySpec("filter_hold", .number(.above(0, upTo: 1)), when: .when("mode", isOneOf: ["filter"]),
+                    default: .value(.number(InputSettings.standard.filterHold)),
+                    summary: "seconds a touch in a gesture's start area is held back from the UI, at most 1"),
             KeySpec("rotation", .integer(0...270), default: .value(.integer(0)),
                     summary: "0, 90, 180 or 270: the panel's mounting angle, clockwise"),
             KeySpec("flip_x", .boolean, default: .value(.boolean(false))),

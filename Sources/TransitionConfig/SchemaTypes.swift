@@ -41,6 +41,9 @@ enum StringRule: Sendable {
     /// `"auto"`, or an absolute path of at most `maxBytes` bytes (an input
     /// device: `/dev/input/eventN` or a by-id/by-path link).
     case deviceSelector(maxBytes: Int)
+    /// A touchscreen a transition is bound to: a path or link (absolute),
+    /// or a device name; not empty, no NUL.
+    case deviceReference(maxBytes: Int)
     /// `HOST:PORT` to listen on: an IPv4 address, `localhost` or `[IPv6]`,
     /// and a port 0 to 65535 (see `ListenAddress`).
     case listenAddress
@@ -79,9 +82,15 @@ enum StringRule: Sendable {
             return startsWell && restIsAllowed
                 ? nil : "must be a group name: a letter or '_', then letters, digits, '_', '.' and '-'"
         case .deviceSelector(let maxBytes):
-            if text == "auto" { return nil }
+            if text == "auto" || text == "all" { return nil }
             guard let problem = StringRule.absolutePath(maxBytes: maxBytes).problem(with: text) else { return nil }
-            return text.hasPrefix("/") ? problem : "must be \"auto\" or an absolute path like \"/dev/input/by-id/…\""
+            return text.hasPrefix("/") ? problem : "must be \"auto\", \"all\" or an absolute path like \"/dev/input/by-id/…\""
+        case .deviceReference(let maxBytes):
+            if text.isEmpty { return "must not be empty" }
+            if text.hasPrefix("/") { return StringRule.absolutePath(maxBytes: maxBytes).problem(with: text) }
+            if text.utf8.contains(0) { return "must not contain a NUL character" }
+            let length = text.utf8.count
+            return length <= maxBytes ? nil : "must be at most \(maxBytes) bytes long (this one has \(length))"
         case .listenAddress:
             switch ListenAddress.parse(text) {
             case .success: return nil
@@ -97,7 +106,7 @@ enum StringRule: Sendable {
         switch self {
         case .fileMode: return "a string of 3 or 4 octal digits like \"0660\""
         case .listenAddress: return "a string \"HOST:PORT\" like \"127.0.0.1:8765\""
-        case .any, .identifier, .absolutePath, .groupName, .deviceSelector, .origin: return "a string"
+        case .any, .identifier, .absolutePath, .groupName, .deviceSelector, .deviceReference, .origin: return "a string"
         }
     }
 
@@ -225,7 +234,8 @@ indirect enum ValueKind: Sendable {
         case .string(.fileMode(let mustInclude, _)):
             return "3 or 4 octal digits, at most \"0777\", including \(TOMLString.quoted(StringRule.fileModeText(mustInclude)))"
         case .string(.groupName): return "a group name"
-        case .string(.deviceSelector): return "\"auto\", or a device path or by-id/by-path link"
+        case .string(.deviceSelector): return "\"auto\", \"all\", or a device path or by-id/by-path link"
+        case .string(.deviceReference): return "a device path or by-id/by-path link, or a device name"
         case .string(.listenAddress): return "\"HOST:PORT\", an IPv4 address, localhost or [IPv6]"
         case .string(.origin): return "an origin \"scheme://host[:port]\", \"null\" or \"*\""
         case .choice(let options): return options.joined(separator: " | ")

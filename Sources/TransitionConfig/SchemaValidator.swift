@@ -55,6 +55,19 @@ struct ValidatedSection {
         return items
     }
 
+    /// A key that is one string or an array of strings, as a list.
+    func strings(_ key: String) -> [String] {
+        switch values[key] {
+        case .string(let text)?: return [text]
+        case .array(let items)?:
+            return items.compactMap { item in
+                if case .string(let text) = item { return text }
+                return nil
+            }
+        case .number?, .integer?, .boolean?, nil: missing(key)
+        }
+    }
+
     /// An array key's numbers (integers read as numbers), in order.
     func numbers(_ key: String) -> [Double] {
         array(key).compactMap { item in

@@ -56,11 +56,28 @@ public struct ServerSettings: Sendable, Equatable {
     public static let standard = ServerSettings()
 }
 
+/// `[input] mode`: who else gets the panel's touches.
+public enum InputMode: String, Sendable, Equatable, CaseIterable {
+    /// Read beside the other readers (the UI gets every touch too).
+    case shared
+    /// Taken exclusively (`EVIOCGRAB`): nothing else gets a touch.
+    case grab
+    /// Taken exclusively and copied to a uinput clone for the UI, without
+    /// the touches a transition claims.
+    case filter
+}
+
 /// Where the daemon's touches come from: the config's `[input]` table.
 public struct InputSettings: Sendable, Equatable {
-    /// `device`: `"auto"` (the first touchscreen), `/dev/input/eventN`, or
-    /// a `/dev/input/by-id/…` or `by-path/…` link. `--device` overrides it.
-    public var device: String
+    /// `device`: `["auto"]` (the first touchscreen), `["all"]` (every
+    /// touchscreen), or paths: `/dev/input/eventN`, `/dev/input/by-id/…` or
+    /// `by-path/…` links. `--device` overrides it.
+    public var device: [String]
+    /// `mode`: shared, grab or filter.
+    public var mode: InputMode
+    /// `filter_hold`: seconds a touch in a gesture's start area is held
+    /// back from the UI in filter mode.
+    public var filterHold: Double
     /// `rotation`: the panel's mounting angle, clockwise.
     public var rotation: ScreenGeometry.Rotation
     /// `flip_x`, `flip_y`: mirror the screen's axes.
@@ -70,9 +87,12 @@ public struct InputSettings: Sendable, Equatable {
     /// the device's `LIBINPUT_CALIBRATION_MATRIX` (none in a replay).
     public var calibration: [Double]?
 
-    public init(device: String = "auto", rotation: ScreenGeometry.Rotation = .none, flipX: Bool = false,
+    public init(device: [String] = ["auto"], mode: InputMode = .shared, filterHold: Double = 0.08,
+                rotation: ScreenGeometry.Rotation = .none, flipX: Bool = false,
                 flipY: Bool = false, calibration: [Double]? = nil) {
         self.device = device
+        self.mode = mode
+        self.filterHold = filterHold
         self.rotation = rotation
         self.flipX = flipX
         self.flipY = flipY

@@ -154,7 +154,7 @@ public final class TransitionServer: @unchecked Sendable {
             return
         }
         writer.reset()
-        encoder.hello(active: host.snapshot(), seq: host.lastSeq, extra: host.helloExtra, geometry: host.geometry, into: writer)
+        encoder.hello(active: host.snapshot(), seq: host.lastSeq, extra: host.helloExtra, geometry: host.geometry, devices: host.helloDevices, into: writer)
         let hello = ReplyLines.buffer(writer)
         input { $0.clientReady(id, peer: peer, hello: hello, into: &$1) }
     }
@@ -226,7 +226,7 @@ public final class TransitionServer: @unchecked Sendable {
             reload(requestedBy: client, id: requestID)
         case .sendState(let id, let requestID):
             writer.reset()
-            encoder.hello(type: "state", active: host.snapshot(), seq: host.lastSeq, extra: host.helloExtra, geometry: host.geometry, into: writer)
+            encoder.hello(type: "state", active: host.snapshot(), seq: host.lastSeq, extra: host.helloExtra, geometry: host.geometry, devices: host.helloDevices, into: writer)
             let line = ReplyLines.withID(ReplyLines.buffer(writer), requestID)
             input { $0.reply(id, line, into: &$1) }
         case .startInput:
@@ -287,7 +287,7 @@ public final class TransitionServer: @unchecked Sendable {
                 logger.notice("reload: the socket's path and mode take effect at the next start")
             }
             writer.reset()
-            encoder.hello(active: host.snapshot(), seq: host.lastSeq, extra: host.helloExtra, geometry: host.geometry, into: writer)
+            encoder.hello(active: host.snapshot(), seq: host.lastSeq, extra: host.helloExtra, geometry: host.geometry, devices: host.helloDevices, into: writer)
             let change = ServerStateMachine.Reloaded(
                 transitions: host.configuration.transitions.prefix(host.liveTransitionCount).map(\.name), moved: moved,
                 maxClients: config.options.maxClients, backlogLimit: config.options.backlogLimit,

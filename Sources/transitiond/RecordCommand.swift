@@ -88,7 +88,10 @@ struct RecordCommand: ParsableCommand {
 
     private func openDevice() throws -> EvdevDevice {
         switch DeviceSelector(argument: device) {
-        case .path(let path):
+        case .all:
+            throw Failure(.usage, "record reads one device: give --device PATH or auto, not all")
+        case .paths(let paths):
+            let path = paths[0]
             do {
                 return try EvdevDevice(path: path)
             } catch {

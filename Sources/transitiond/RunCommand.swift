@@ -40,8 +40,8 @@ struct RunCommand: ParsableCommand {
         """
     )
 
-    @Option(help: ArgumentHelp("The touchscreen: auto, /dev/input/eventN, or a by-id/by-path link (default: the config's [input] device, auto).", valueName: "PATH|auto"))
-    var device: String?
+    @Option(help: ArgumentHelp("The touchscreen: auto, all (every touchscreen), /dev/input/eventN, or a by-id/by-path link; repeat for several (default: the config's [input] device, auto).", valueName: "PATH|auto|all"))
+    var device: [String] = []
 
     @Option(help: ArgumentHelp("A TOML config file (default: $TRANSITIOND_CONFIG, else /etc/transitiond/transitiond.toml if present, else the embedded one).", valueName: "FILE"))
     var config: String?
@@ -52,8 +52,11 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also serve over WebSocket (and the demo page over HTTP) at this address, e.g. 127.0.0.1:8765 (default: the config's [server] websocket; off).", valueName: "ADDR:PORT"))
     var websocket: String?
 
-    @Flag(help: "Take the device exclusively (EVIOCGRAB): no other reader sees its events.")
+    @Flag(help: "Take the device exclusively (EVIOCGRAB): no other reader sees its events (--mode grab).")
     var grab = false
+
+    @Option(help: ArgumentHelp("shared, grab, or filter: grab the panel and give the UI a uinput copy without the touches a transition claims (default: the config's [input] mode, shared).", valueName: "MODE"))
+    var mode: String?
 
     @Flag(help: "Log debug lines (clients, the engine's state changes) on stderr.")
     var verbose = false
@@ -70,24 +73,31 @@ struct RunCommand: ParsableCommand {
             let configPath = DaemonConfigLocation.resolve(explicit: config, environment: processEnvironment(["TRANSITIOND_CONFIG"]))
             let daemon = try loadDaemonConfiguration(configPath)
             logger.info("config: \(configPath ?? "the embedded default")")
-            let selector = DeviceSelector(argument: device ?? daemon.input.device)
+            let selector = DeviceSelector(arguments: device.isEmpty ? daemon.input.device : device)
+            if device.count > 1, device.contains(where: { $0 == "auto" || $0 == "all" }) {
+                throw Failure(.usage, "--device auto or all stands alone, not with other devices")
+            }
             try checkExplicitDevice(selector)
+            let inputMode = try self.inputMode(daemon.input.mode)
             let webSocketFlag = try parseWebSocketFlag(websocket)
             var options = serverOptions(daemon.server, socket: socket, webSocket: webSocketFlag, logger: logger)
             options.stampSent = stampSent
             try adoptActivatedSockets(into: &options, allowOrigins: daemon.server.allowOrigins, logger: logger)
             let source: EvdevSource
             do {
-                source = try EvdevSource(options: .init(selector: selector, root: inputRoot, grab: grab))
+                source = try EvdevSource(options: .init(selector: selector, root: inputRoot, grab: inputMode != .shared))
             } catch let error as DeviceOpenError {
                 throw Failure(.unavailable, "cannot set up the input thread: \(error.message)")
             }
-            logger.info("input: \(device != nil ? "--device" : "device") \(selector)\(grab ? " with --grab" : "")")
+            logger.info("input: \(device.isEmpty ? "device" : "--device") \(selector), mode \(inputMode.rawValue)")
             let startOptions = options
             let readConfig = { [socket, stampSent] () throws -> ReloadedConfiguration in
                 let reread = try loadDaemonConfiguration(configPath)
-                if device == nil && reread.input.device != daemon.input.device {
+                if device.isEmpty && reread.input.device != daemon.input.device {
                     logger.notice("reload: [input] device takes effect at the next start")
+                }
+                if reread.input.mode != daemon.input.mode || reread.input.filterHold != daemon.input.filterHold {
+                    logger.notice("reload: [input] mode and filter_hold take effect at the next start")
                 }
                 if reread.input.geometry() != daemon.input.geometry() {
                     logger.notice("reload: [input] rotation, flip_x, flip_y and calibration take effect at the next start")
@@ -108,6 +118,11 @@ struct RunCommand: ParsableCommand {
                 let input = daemon.input
                 host.geometryFor = { path in input.geometry(deviceCalibration: UdevProperties.calibration(forDeviceAt: path)) }
                 host.statusChanged = { service.inputChanged($0) }
+                switch selector {
+                case .all: host.selectsSeveral = true
+                case .paths(let paths): host.selectsSeveral = paths.count > 1
+                case .auto: host.selectsSeveral = false
+                }
                 return host
             }
         }
@@ -155,10 +170,26 @@ struct RunCommand: ParsableCommand {
         logger.info("socket activation: serving descriptor \(listener.descriptor) (\(listener.name)) at \(bound.isEmpty ? "an unnamed address" : bound)")
     }
 
+    /// `--mode`, else `--grab`, else the config's.
+    private func inputMode(_ configured: InputMode) throws -> InputMode {
+        if let mode {
+            guard let chosen = InputMode(rawValue: mode) else {
+                throw Failure(.usage, "--mode must be shared, grab or filter (got \(mode))")
+            }
+            if grab && chosen != .grab { throw Failure(.usage, "--grab and --mode \(mode) disagree") }
+            return chosen
+        }
+        return grab ? .grab : configured
+    }
+
     /// A `--device PATH` that exists now must be one the engine can use
     /// (65 otherwise); one that is missing or refuses us is waited for.
     private func checkExplicitDevice(_ selector: DeviceSelector) throws {
-        guard case .path(let path) = selector, fileExists(path) else { return }
+        guard case .paths(let paths) = selector else { return }
+        for path in paths where fileExists(path) { try checkExplicitDevice(path) }
+    }
+
+    private func checkExplicitDevice(_ path: String) throws {
         switch DeviceDiscovery.open(path) {
         case .success(let description):
             if let rejection = engineRejection(of: description) {

@@ -63,7 +63,7 @@ struct HandOffMeasurementTests {
                 var taken: [InputReport] = []
                 queue.take(into: &taken)
                 let now = NIODeadline.now().uptimeNanoseconds
-                for case .events(let events) in taken {
+                for case .events(let events, _) in taken {
                     // Each read carries its push time (ns) in its first event.
                     delays.withLock { $0.append(now - UInt64(events[0].time)) }
                     pushTimes.withLock { $0.append(UInt64(events[0].time)) }

@@ -11,14 +11,14 @@ extension Fixture {
 
 @Test func noInputTableMeansAuto() throws {
     #expect(try ConfigLoader.parseDaemon(text: Fixture.edgePan, file: "test.toml").input == .standard)
-    #expect(InputSettings.standard.device == "auto")
-    #expect(try ConfigLoader.parseDaemon(text: Fixture.input, file: "test.toml").input.device == "auto")
+    #expect(InputSettings.standard.device == ["auto"])
+    #expect(try ConfigLoader.parseDaemon(text: Fixture.input, file: "test.toml").input.device == ["auto"])
 }
 
 @Test func theDeviceIsAutoOrAnAbsolutePath() throws {
-    for device in ["auto", "/dev/input/event3", "/dev/input/by-id/usb-Kiosk_Panel-event-if00"] {
+    for device in ["auto", "all", "/dev/input/event3", "/dev/input/by-id/usb-Kiosk_Panel-event-if00"] {
         let config = try ConfigLoader.parseDaemon(text: Fixture.input + "device = \"\(device)\"\n", file: "test.toml")
-        #expect(config.input.device == device)
+        #expect(config.input.device == [device])
         // The effective config reads back to the same thing.
         let rendered = ConfigRenderer.render(config)
         #expect(try ConfigLoader.parseDaemon(text: rendered, file: "rendered.toml") == config, "\(rendered)")
@@ -26,8 +26,8 @@ extension Fixture {
 }
 
 @Test func aBadDeviceIsNamedAtItsLine() {
-    for (value, fragment) in [("\"event3\"", "must be \"auto\" or an absolute path"),
-                              ("\"\"", "must be \"auto\" or an absolute path"),
+    for (value, fragment) in [("\"event3\"", "must be \"auto\", \"all\" or an absolute path"),
+                              ("\"\"", "must be \"auto\", \"all\" or an absolute path"),
                               ("3", "expected"),
                               ("\"/\(String(repeating: "x", count: 4096))\"", "at most 4096 bytes")] {
         do {
@@ -141,4 +141,63 @@ extension Fixture {
             Issue.record("expected a ConfigError, got \(error)")
         }
     }
+}
+
+// MARK: Several touchscreens, the mode
+
+@Test func severalDevicesAreAnArrayOfPaths() throws {
+    let text = Fixture.input + "device = [\"/dev/input/by-id/left-event-if00\", \"/dev/input/event7\"]\n"
+    let config = try ConfigLoader.parseDaemon(text: text, file: "test.toml")
+    #expect(config.input.device == ["/dev/input/by-id/left-event-if00", "/dev/input/event7"])
+    let rendered = ConfigRenderer.render(config)
+    #expect(try ConfigLoader.parseDaemon(text: rendered, file: "rendered.toml") == config, "\(rendered)")
+}
+
+@Test(arguments: [
+    ("[]", "at least one device"),
+    ("[\"auto\", \"/dev/input/event3\"]", "item 1"),
+    ("[\"/dev/input/event3\", \"/dev/input/event3\"]", "twice"),
+    ("[\"/dev/input/event3\", 4]", "expected"),
+])
+func aBadDeviceListIsNamedAtItsLine(_ value: String, _ fragment: String) {
+    do {
+        let config = try ConfigLoader.parseDaemon(text: Fixture.input + "device = \(value)\n", file: "test.toml")
+        Issue.record("expected an error for device = \(value), parsed \(config)")
+    } catch let error as ConfigError {
+        #expect(error.line == 6, "\(error)")
+        #expect(error.message.contains(fragment), "\(error)")
+    } catch {
+        Issue.record("unexpected \(error)")
+    }
+}
+
+@Test func theModeAndTheFilterHold() throws {
+    let plain = try ConfigLoader.parseDaemon(text: Fixture.input, file: "test.toml")
+    #expect(plain.input.mode == .shared)
+    let filter = try ConfigLoader.parseDaemon(text: Fixture.input + "mode = \"filter\"\nfilter_hold = 0.12\n", file: "test.toml")
+    #expect(filter.input.mode == .filter)
+    #expect(filter.input.filterHold == 0.12)
+    let rendered = ConfigRenderer.render(filter)
+    #expect(try ConfigLoader.parseDaemon(text: rendered, file: "rendered.toml") == filter, "\(rendered)")
+    for (text, fragment) in [("mode = \"exclusive\"\n", "shared, grab, filter"),
+                             ("mode = \"filter\"\nfilter_hold = 2\n", "filter_hold"),
+                             ("filter_hold = 0.1\n", "applies only when mode is filter")] {
+        do {
+            _ = try ConfigLoader.parseDaemon(text: Fixture.input + text, file: "test.toml")
+            Issue.record("expected an error for \(text)")
+        } catch let error as ConfigError {
+            #expect((error.line ?? 0) >= 6, "\(error)")
+            #expect("\(error)".contains(fragment), "\(error)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+}
+
+@Test func aTransitionBoundToATouchscreen() throws {
+    let text = Fixture.edgePan + "device = \"Left Panel\"\n"
+    let config = try ConfigLoader.parseDaemon(text: text, file: "test.toml")
+    #expect(config.engine.transitions[0].device == "Left Panel")
+    let rendered = ConfigRenderer.render(config)
+    #expect(try ConfigLoader.parseDaemon(text: rendered, file: "rendered.toml") == config, "\(rendered)")
 }
