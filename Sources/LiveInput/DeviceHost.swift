@@ -267,7 +267,8 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
                     engine.applyLengths(from: baseConfiguration)
                 }
             }
-            assemblers[source] = try TouchFrameAssembler(device: attached.description, timeOrigin: 0, geometry: geometry)
+            assemblers[source] = try TouchFrameAssembler(device: attached.description, timeOrigin: 0, geometry: geometry,
+                                                         source: source)
             geometries[source] = geometry
             if baseConfiguration.usesPhysicalLengths && resolvesLengths { lengthsSource = source }
         } catch {

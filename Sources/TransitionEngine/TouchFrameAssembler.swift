@@ -71,10 +71,12 @@ public struct TouchFrameAssembler: Sendable {
     /// The frame completed by the last `SYN_REPORT`.
     public private(set) var frame = TouchFrame(time: 0, contacts: [])
 
+    /// `source`: which touchscreen this is; its frames carry it.
     public init(device: DeviceDescription, timeOrigin: Int64 = 0,
-                geometry: ScreenGeometry = .identity) throws(DeviceSetupError) {
+                geometry: ScreenGeometry = .identity, source: Int = 0) throws(DeviceSetupError) {
         self.timeOrigin = timeOrigin
         self.geometry = geometry
+        frame.source = source
         let info = device.absInfo
         let xCode: UInt16, yCode: UInt16
         if info[EventCode.ABS_MT_POSITION_X] != nil && info[EventCode.ABS_MT_POSITION_Y] != nil {

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import TransitionConfig
 import TransitionEngine
 @testable import EvdevInput
 @testable import LiveInput
@@ -68,6 +69,40 @@ struct DeviceHostTests {
         h.source.push(.events(again))
         #expect(h.waitFor { $0.count > before && $0.last?.kind == .finished })
         #expect(h.events[before...].contains { $0.kind == .ended && $0.decision == .finish && $0.reason == .released })
+    }
+
+    @Test func twoPanelsEachDriveTheirOwnGestureAndALostOneCancelsOnlyItsOwn() throws {
+        // Both start at the same moment: forward's finger is down while back's panel goes.
+        let (left, back) = try liveRecording("back-drag-finish.events", endingAgo: 0.7)
+        let (right, forward) = try liveRecording("forward-edge-right-spring.events", endingAgo: 1.4)
+        let config = try ConfigLoader.load(path: ProjectPaths.file("config/example.toml"))
+        let h = HostHarness(configuration: config)
+        defer { h.shutdown() }
+        h.source.push(.attached(AttachedDevice(path: "/dev/input/event4", description: left, grabbed: false, source: 0)),
+                      .attached(AttachedDevice(path: "/dev/input/event5", description: right, grabbed: false, source: 1)))
+        // Both panels' events, interleaved by time, in reads of a few events.
+        var merged: [(Int, InputEvent)] = back.prefix(400).map { (0, $0) } + forward.map { (1, $0) }
+        merged.sort { $0.1.time < $1.1.time }
+        var lostSent = false
+        var k = 0
+        while k < merged.count {
+            let source = merged[k].0
+            var chunk: [InputEvent] = []
+            while k < merged.count && merged[k].0 == source && chunk.count < 8 { chunk.append(merged[k].1); k += 1 }
+            h.source.push(.events(chunk, source: source))
+            if !lostSent && source == 0 && !merged[k...].contains(where: { $0.0 == 0 }) {
+                h.source.push(.lost(path: "/dev/input/event4", reason: "the device was removed", source: 0))
+                lostSent = true
+            }
+        }
+        #expect(h.waitFor { events in events.filter { $0.kind == .finished || $0.kind == .cancelled }.count >= 2 })
+        let ended = h.events.filter { $0.kind == .ended }.map { (config.transitions[$0.transition].name, $0.decision, $0.reason) }
+        #expect(ended.count == 2)
+        #expect(ended.contains { $0.0 == "back" && $0.1 == .cancel && $0.2 == .deviceLost }, "\(ended)")
+        #expect(ended.contains { $0.0 == "forward" && $0.1 == .finish && $0.2 == .released }, "\(ended)")
+        #expect(h.logs.all.contains("warning lost /dev/input/event4: the device was removed; 1 transition cancelled"))
+        // The two fingers overlapped in time.
+        #expect(back[399].time > forward.first!.time + 300_000)
     }
 
     @Test func commandDrivenTransitionsSurviveALostDevice() throws {

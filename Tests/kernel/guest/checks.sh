@@ -1,6 +1,6 @@
 #!/bin/sh
 # The checks of the real-kernel tier, run inside the QEMU guest by /init:
-#   checks.sh all | CHECK[,CHECK...]   (replay, device-lost, flood, record, latency;
+#   checks.sh all | CHECK[,CHECK...]   (replay, device-lost, two-panels, flood, record, latency;
 #                                       boot, which loads the modules, always runs)
 # Prints one `KERNELTEST PASS|FAIL name ...` line per check, `KERNELTEST INFO`
 # lines with details (the logs of what failed), and a final
@@ -40,20 +40,22 @@ sub_pid=""
 player_pid=""
 device=""
 
-# start_daemon DIR: `transitiond run --device auto` on $SOCK, its log in
-# DIR/daemon.log; waits for the socket. With no touchscreen yet, the daemon
-# waits for one and attaches when a uinput device appears.
+# start_daemon DIR [ARGS...]: `transitiond run --device auto ARGS` on $SOCK,
+# its log in DIR/daemon.log; waits for the socket. With no touchscreen yet,
+# the daemon waits for one and attaches when a uinput device appears.
+# DAEMON_DEVICE (default auto) is its --device.
 start_daemon() {
   rm -f "$SOCK"
-  timeout -s KILL 200 transitiond run --device auto --socket "$SOCK" --config "$CONFIG" \
-    > "$1/daemon.out" 2> "$1/daemon.log" &
+  sd_dir="$1"; shift
+  timeout -s KILL 200 transitiond run --device "${DAEMON_DEVICE:-auto}" --socket "$SOCK" --config "$CONFIG" "$@" \
+    > "$sd_dir/daemon.out" 2> "$sd_dir/daemon.log" &
   daemon_pid=$!
   i=0
   while [ ! -S "$SOCK" ]; do
     i=$((i + 1))
     if [ "$i" -gt 500 ] || ! kill -0 "$daemon_pid" 2>/dev/null; then
       info "the daemon did not create its socket"
-      show daemon "$1/daemon.log"
+      show daemon "$sd_dir/daemon.log"
       return 1
     fi
     usleep 20000
@@ -248,6 +250,60 @@ check_device_lost() {
   fi
 }
 
+# ------------------------------------------------------------ two-panels
+
+# second_start DIR RECORDING ARGS...: a second uinput-replay (second_pid),
+# its output in DIR/second.log, waiting for second_go on its own fifo.
+second_pid=""
+second_start() {
+  sd="$1"; shift
+  rm -f "$sd/go2"
+  mkfifo "$sd/go2"
+  exec 4<> "$sd/go2"
+  timeout -s KILL 150 transitiond uinput-replay "$@" --wait-stdin <&4 > "$sd/second.log" 2>&1 &
+  second_pid=$!
+  kt wait "$sd/second.log" 'device /dev/input/event' 20
+}
+second_go() { echo go >&4; exec 4>&-; }
+
+# f. Two touchscreens at once (`--device all`): a left-edge drag on one and
+# a right-edge drag on the other, at the same time, each its own gesture;
+# the first panel is destroyed mid-gesture: only `back` is cancelled
+# (device-lost), `forward` on the other panel finishes as the host's replay
+# of its recording does.
+check_two_panels() {
+  d=/tmp/two
+  mkdir -p "$d"
+  t0=$(uptime_s)
+  if ! DAEMON_DEVICE=all start_daemon "$d" || ! start_subscriber "$d/out.ndjson" \
+      || ! player_start "$d" /recordings/back-drag-finish.events --speed 1 --destroy-after-events 400 \
+      || ! second_start "$d" /recordings/forward-edge-right-spring.events --speed 1 --hold-seconds 0.5 --name "Second Panel" \
+      || ! wait_attached "$d/daemon.log" 2; then
+    fail two-panels "could not start the daemon, a subscriber and two uinput-replays"
+    show daemon "$d/daemon.log"; stop "$second_pid"; second_pid=""; stop_all; return 0
+  fi
+  player_go
+  second_go
+  player_wait
+  wait "$second_pid"; second_pid=""
+  settle "$d/out.ndjson" 10
+  alive=yes; kill -0 "$daemon_pid" 2>/dev/null || alive=no
+  stop_all
+  kt lifecycle "$d/out.ndjson" > "$d/life.txt"
+  grep '"type":"hello"' "$d/out.ndjson" | head -n 1 > "$d/hello.txt"
+  expected_back="back: began ended(cancel,device-lost) cancelled"
+  expected_forward="forward: began ended(finish,released) finished"
+  attached=$(grep -c 'attached /dev/input/event' "$d/daemon.log")
+  if grep -qx "$expected_back" "$d/life.txt" && grep -qx "$expected_forward" "$d/life.txt" \
+      && [ "$(wc -l < "$d/life.txt")" -eq 2 ] && [ "$alive" = yes ] && [ "$attached" -ge 2 ]; then
+    pass two-panels "$(tr '\n' ';' < "$d/life.txt") $attached panels attached with --device all; $(grep -m1 'lost /dev/input' "$d/daemon.log" | sed 's/.*\(lost \/dev\)/\1/' | cut -c1-100) ($(since "$t0"))"
+  else
+    fail two-panels "expected '$expected_back' and '$expected_forward' only, daemon alive: $alive, panels attached: $attached"
+    show live "$d/life.txt"; show daemon "$d/daemon.log"; show second "$d/second.log"; show uinput-replay "$d/player.log"
+    grep '"type":"ended"' "$d/out.ndjson" > "$d/ended.txt"; show ended "$d/ended.txt"
+  fi
+}
+
 # ----------------------------------------------------------------- flood
 
 # c. A long recording written as fast as possible overruns the evdev
@@ -379,6 +435,7 @@ check_boot   # always: it loads the modules the others need
 if [ -c /dev/uinput ]; then
   wanted replay && check_replay
   wanted device-lost && check_device_lost
+  wanted two-panels && check_two_panels
   wanted flood && check_flood
   wanted record && check_record
   wanted latency && check_latency
