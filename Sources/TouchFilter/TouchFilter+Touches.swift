@@ -1,0 +1,149 @@
+/// The life of one source touch in the filter: begin, each frame, release,
+/// end; and the delayed steps of released touches.
+extension TouchFilter {
+    // MARK: One touch, frame by frame
+
+    /// A new source touch, with its first verdict.
+    mutating func beginTouch(_ id: UInt64, inSlot slot: Int, verdict: Verdict, at now: Double,
+                             into output: inout [Output]) -> SourceTouch {
+        switch verdict {
+        case .claimed:
+            return SourceTouch(id: id, disposition: .swallowed)
+        case .startArea where hold > 0:
+            let held = HeldTouch(time: now, values: frame.values(of: slot), hold: hold)
+            return SourceTouch(id: id, disposition: .held(held))
+        case .startArea, .free:
+            deliver(.begin(frame.values(of: slot)), of: id, inSlot: slot, due: now, at: now, into: &output)
+            return SourceTouch(id: id, disposition: .forwarded(delay: 0))
+        }
+    }
+
+    /// A later frame of a source touch (`moved`: its axis values changed).
+    mutating func continueTouch(_ touch: inout SourceTouch, inSlot slot: Int, verdict: Verdict, moved: Bool,
+                                at now: Double, into output: inout [Output]) {
+        switch (touch.disposition, verdict) {
+        case (.swallowed, .claimed), (.swallowed, .startArea), (.swallowed, .free):
+            return
+        case (.held, .claimed):
+            touch.disposition = .swallowed
+        case (.held(var held), .startArea):
+            if moved { held.record(time: now, values: frame.values(of: slot)) }
+            if held.isFull {
+                touch.disposition = release(touch.id, held, inSlot: slot, at: now, endedAt: nil)
+            } else {
+                touch.disposition = .held(held)
+            }
+        case (.held(var held), .free):
+            if moved { held.record(time: now, values: frame.values(of: slot)) }
+            touch.disposition = release(touch.id, held, inSlot: slot, at: now, endedAt: nil)
+        case (.forwarded, .claimed):
+            delayed.removeSteps(for: touch.id)
+            clone.end(touch.id)
+            touch.disposition = .swallowed
+        case (.forwarded(let delay), .startArea), (.forwarded(let delay), .free):
+            if moved {
+                deliver(.move(frame.values(of: slot)), of: touch.id, inSlot: slot, due: now + delay, at: now, into: &output)
+            }
+        }
+    }
+
+    /// The source touch of `slot` ended (lifted, or replaced by a new tracking id).
+    mutating func endTouch(inSlot slot: Int, at now: Double, into output: inout [Output]) {
+        guard let touch = touches[slot] else { return }
+        touches[slot] = nil
+        switch touch.disposition {
+        case .swallowed:
+            return
+        case .held(let held):
+            _ = release(touch.id, held, inSlot: slot, at: now, endedAt: now)
+        case .forwarded(let delay):
+            deliver(.end, of: touch.id, inSlot: slot, due: now + delay, at: now, into: &output)
+        }
+    }
+
+    // MARK: Holding and releasing
+
+    /// Releases every held touch whose hold expired by `now`, at its deadline.
+    mutating func expireHolds(by now: Double) {
+        for slot in touches.indices {
+            guard let touch = touches[slot] else { continue }
+            switch touch.disposition {
+            case .held(let held) where held.deadline <= now:
+                let released = release(touch.id, held, inSlot: slot, at: held.deadline, endedAt: nil)
+                touches[slot]?.disposition = released
+            case .held, .forwarded, .swallowed:
+                continue
+            }
+        }
+    }
+
+    /// Schedules a held touch's recorded frames with the lag
+    /// D = `releaseTime` − its first frame's time (the first one due at
+    /// `releaseTime`), and its end at `endedAt` + D if it has ended.
+    /// Returns its disposition from now on.
+    mutating func release(_ id: UInt64, _ held: HeldTouch, inSlot slot: Int, at releaseTime: Double,
+                          endedAt: Double?) -> Disposition {
+        let delay = max(0, releaseTime - held.firstTime)
+        for (k, recorded) in held.frames.enumerated() {
+            let change: TouchChange = k == 0 ? .begin(recorded.values) : .move(recorded.values)
+            let due = k == 0 ? releaseTime : recorded.time + delay
+            delayed.insert(DelayedStep(due: due, touch: id, sourceSlot: slot, change: change))
+        }
+        if let endedAt {
+            delayed.insert(DelayedStep(due: endedAt + delay, touch: id, sourceSlot: slot, change: .end))
+        }
+        return .forwarded(delay: delay)
+    }
+
+    // MARK: Delayed steps
+
+    /// Applies a change now if it is due and nothing of its touch waits,
+    /// else queues it behind the touch's earlier steps.
+    mutating func deliver(_ change: TouchChange, of id: UInt64, inSlot slot: Int, due: Double, at now: Double,
+                          into output: inout [Output]) {
+        if due <= now && !delayed.hasSteps(for: id) {
+            clone.apply(change, of: id, sourceSlot: slot, due: now, into: &output)
+        } else {
+            delayed.insert(DelayedStep(due: due, touch: id, sourceSlot: slot, change: change))
+        }
+    }
+
+    /// Writes the delayed steps due by `now`, one frame per due time.
+    mutating func emitDelayed(by now: Double, into output: inout [Output]) {
+        while let group = delayed.takeEarliest(dueBy: now) {
+            write(group.steps, due: group.due, into: &output)
+        }
+    }
+
+    /// Writes steps due at the same time: one frame, split where a touch has
+    /// a second step (a begin and an end in one frame would show nothing).
+    private mutating func write(_ steps: ArraySlice<DelayedStep>, due: Double, into output: inout [Output]) {
+        var inFrame: [UInt64] = []
+        for step in steps {
+            if inFrame.contains(step.touch) {
+                clone.flush(due: due, into: &output)
+                inFrame.removeAll(keepingCapacity: true)
+            }
+            inFrame.append(step.touch)
+            clone.apply(step.change, of: step.touch, sourceSlot: step.sourceSlot, due: due, into: &output)
+        }
+        clone.flush(due: due, into: &output)
+    }
+
+    /// A new touch began in `slot`: the delayed steps of the slot's earlier
+    /// touches are written at once, one frame each.
+    mutating func flushDelayed(ofSlot slot: Int, at now: Double, into output: inout [Output]) {
+        for step in delayed.takeSteps(ofSlot: slot) {
+            clone.apply(step.change, of: step.touch, sourceSlot: step.sourceSlot, due: now, into: &output)
+            clone.flush(due: now, into: &output)
+        }
+    }
+
+    /// Bounds the queue (only hostile timing fills it): the earliest steps go
+    /// out now, ahead of their time.
+    mutating func enforceDelayedLimit(at now: Double, into output: inout [Output]) {
+        while delayed.count > DelayedSteps.limit, let group = delayed.takeEarliest() {
+            write(group.steps, due: now, into: &output)
+        }
+    }
+}

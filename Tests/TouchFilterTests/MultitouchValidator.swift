@@ -1,0 +1,131 @@
+@testable import TouchFilter
+
+/// Reads a clone's output and checks it is well-formed multitouch protocol B:
+/// tracking ids begin once and end once, a slot holds one touch at a time,
+/// nothing changes in an empty slot, key bits and single-touch axes agree with
+/// the touches after every SYN_REPORT, frames are whole, never empty, and
+/// never due earlier than the one before.
+struct MultitouchValidator {
+    let slotCount: Int
+    /// Declared keys (BTN_TOUCH and BTN_TOOL_*); undeclared ones must not appear.
+    let keys: Set<UInt16>
+    let emulatesPointer: Bool
+
+    private(set) var problems: [String] = []
+    private var slots: [Int32]
+    private var order: [UInt64]
+    private var x: [Int32]
+    private var y: [Int32]
+    private var selected: Int? = nil
+    private var keyState: [UInt16: Int32] = [:]
+    private var absX: Int32? = nil
+    private var absY: Int32? = nil
+    private var lastDue = -Double.infinity
+    private var frameDue: Double? = nil
+    private var frameEvents = 0
+    /// Slots whose touch ended in the frame being read.
+    private var endedThisFrame: Set<Int> = []
+    private(set) var framesRead = 0
+    private(set) var touchesBegun = 0
+
+    init(slotCount: Int = 10, keys: Set<UInt16> = Set([Code.BTN_TOUCH] + Code.toolKeys), emulatesPointer: Bool = true) {
+        self.slotCount = slotCount
+        self.keys = keys
+        self.emulatesPointer = emulatesPointer
+        slots = Array(repeating: -1, count: slotCount)
+        order = Array(repeating: 0, count: slotCount)
+        x = Array(repeating: 0, count: slotCount)
+        y = Array(repeating: 0, count: slotCount)
+    }
+
+    var activeCount: Int { slots.filter { $0 >= 0 }.count }
+    var isIdle: Bool { activeCount == 0 }
+    /// True between frames (the last output ended with SYN_REPORT).
+    var betweenFrames: Bool { frameEvents == 0 }
+
+    private mutating func problem(_ s: String) { problems.append("frame \(framesRead): " + s) }
+
+    mutating func read(_ outputs: [TouchFilter.Output]) {
+        for o in outputs { read(o) }
+    }
+
+    mutating func read(_ o: TouchFilter.Output) {
+        if let frameDue, o.due != frameDue { problem("one frame with due times \(frameDue) and \(o.due)") }
+        if frameDue == nil {
+            if o.due < lastDue { problem("frame due \(o.due) after one due \(lastDue)") }
+            frameDue = o.due
+        }
+        switch (o.type, o.code) {
+        case (Code.EV_SYN, Code.SYN_REPORT):
+            endFrame()
+            return
+        case (Code.EV_SYN, _):
+            problem("EV_SYN code \(o.code) in the output")
+        case (Code.EV_ABS, Code.ABS_MT_SLOT):
+            if o.value < 0 || Int(o.value) >= slotCount { problem("ABS_MT_SLOT \(o.value) out of 0..<\(slotCount)") }
+            else { selected = Int(o.value) }
+        case (Code.EV_ABS, Code.ABS_MT_TRACKING_ID):
+            guard let s = selected else { problem("tracking id before any ABS_MT_SLOT"); break }
+            if o.value < 0 {
+                if slots[s] < 0 { problem("slot \(s) ends a touch it does not have") }
+                slots[s] = -1
+                endedThisFrame.insert(s)
+            } else {
+                if o.value > 65535 { problem("tracking id \(o.value) > 65535") }
+                if slots[s] >= 0 { problem("slot \(s) begins \(o.value) while \(slots[s]) is down") }
+                if endedThisFrame.contains(s) { problem("slot \(s) ends a touch and begins one in one frame") }
+                if slots.contains(o.value) { problem("tracking id \(o.value) begins while in use") }
+                slots[s] = o.value
+                order[s] = UInt64(framesRead)
+                touchesBegun += 1
+            }
+        case (Code.EV_ABS, Code.ABS_MT_POSITION_X), (Code.EV_ABS, Code.ABS_MT_POSITION_Y),
+             (Code.EV_ABS, Code.ABS_MT_PRESSURE), (Code.EV_ABS, Code.ABS_MT_TOUCH_MAJOR):
+            guard let s = selected else { problem("axis before any ABS_MT_SLOT"); break }
+            if slots[s] < 0 { problem("axis 0x\(String(o.code, radix: 16)) changes in empty slot \(s)") }
+            if o.code == Code.ABS_MT_POSITION_X { x[s] = o.value }
+            if o.code == Code.ABS_MT_POSITION_Y { y[s] = o.value }
+        case (Code.EV_ABS, Code.ABS_X):
+            absX = o.value
+        case (Code.EV_ABS, Code.ABS_Y):
+            absY = o.value
+        case (Code.EV_ABS, Code.ABS_PRESSURE):
+            break
+        case (Code.EV_KEY, _):
+            if !keys.contains(o.code) { problem("key 0x\(String(o.code, radix: 16)) the device does not declare") }
+            if keyState[o.code, default: 0] == o.value { problem("key 0x\(String(o.code, radix: 16)) written unchanged (\(o.value))") }
+            keyState[o.code] = o.value
+        default:
+            problem("unexpected event \(o.type)/\(o.code)")
+        }
+        frameEvents += 1
+    }
+
+    private mutating func endFrame() {
+        if frameEvents == 0 { problem("an empty frame") }
+        let count = activeCount
+        if keys.contains(Code.BTN_TOUCH) && keyState[Code.BTN_TOUCH, default: 0] != (count > 0 ? 1 : 0) {
+            problem("BTN_TOUCH \(keyState[Code.BTN_TOUCH, default: 0]) with \(count) touches")
+        }
+        for (i, code) in Code.toolKeys.enumerated() where keys.contains(code) {
+            let expected: Int32 = count == i + 1 ? 1 : 0
+            if keyState[code, default: 0] != expected {
+                problem("BTN_TOOL for \(i + 1) is \(keyState[code, default: 0]) with \(count) touches")
+            }
+        }
+        // The oldest touch: begun in the earliest frame (touches begun in one
+        // frame are equally old).
+        let active = slots.indices.filter { slots[$0] >= 0 }
+        if emulatesPointer, let first = active.map({ order[$0] }).min() {
+            let oldest = active.filter { order[$0] == first }
+            if !oldest.contains(where: { absX == x[$0] && absY == y[$0] }) {
+                problem("ABS_X/Y \(absX.map(String.init) ?? "-"),\(absY.map(String.init) ?? "-") but the oldest touches are at \(oldest.map { "\(x[$0]),\(y[$0])" })")
+            }
+        }
+        lastDue = frameDue ?? lastDue
+        frameDue = nil
+        frameEvents = 0
+        endedThisFrame.removeAll()
+        framesRead += 1
+    }
+}

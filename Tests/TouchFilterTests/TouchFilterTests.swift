@@ -1,6 +1,0 @@
-import Testing
-@testable import TouchFilter
-
-@Suite struct TouchFilterPlaceholderTests {
-    @Test func builds() { #expect(Bool(true)) }
-}
