@@ -6,6 +6,7 @@ import EngineDriving
 import Logging
 import NIOCore
 import EvdevInput
+import TouchFilter
 import TransitionEngine
 import TransitionServer
 
@@ -58,6 +59,23 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
     /// Whether several touchscreens are selected (`--device all` or a list):
     /// then `hello` lists them. Set by the CLI.
     public var selectsSeveral = false
+
+    // MARK: Filter mode
+
+    /// Filter mode (`[input] mode = "filter"`): the hold in seconds; nil in
+    /// the other modes. Set by the CLI before `start`.
+    public var filterHold: Double?
+    /// Makes the copy of a panel for the UI (uinput; tests pass their own).
+    public var makeFilterOutput: (DeviceDescription) throws -> FilterOutputDevice = { try UinputCopy(of: $0) }
+    /// Per source in filter mode: the filter and the copy. A copy stays
+    /// while its panel is away (the UI keeps its device), and is removed
+    /// when the daemon stops.
+    private var filters: [Int: FilteredPanel] = [:]
+
+    /// The node of each panel's copy, by source (for logs and tests).
+    public var filterNodes: [Int: String] {
+        filters.compactMapValues { $0.output.node }
+    }
     private var emit: ([TransitionEvent]) -> Void = { _ in }
     private var events: [TransitionEvent] = []
     private var reports: [InputReport] = []
@@ -161,6 +179,12 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
         engine.shutdown(at: driver.now, into: &events)
         driver.cancel()
         source.stop()
+        // Every touch the UI has ends, then its copies go.
+        for (_, panel) in filters.sorted(by: { $0.key < $1.key }) {
+            panel.sourceLost(at: max(driver.now, engine.now))
+            panel.output.remove()
+        }
+        filters = [:]
     }
 
     // MARK: InputStatusReporting
@@ -219,6 +243,7 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
     private func feed(_ input: [InputEvent], source: Int) {
         // Taken out, so that the assembler's storage is uniquely referenced while feeding.
         guard var frames = assemblers.removeValue(forKey: source) else { return }
+        let filter = filters[source]
         counters.inputEvents += input.count
         for event in input {
             if event.type == EventCode.EV_SYN && event.code == EventCode.SYN_DROPPED {
@@ -227,6 +252,7 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
                 logger.notice("SYN_DROPPED on \(devices[source]?.path ?? "the device"): the kernel dropped events; resynchronised from the device state (resync \(counters.resyncs))")
                 continue
             }
+            let filterFrame = filter?.feed(event) ?? false
             guard frames.feed(event) else { continue }
             counters.frames += 1
             if resyncPending.remove(source) != nil {
@@ -234,8 +260,23 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
             } else {
                 engine.process(frames.frame, into: &events)
             }
+            if let filter, filterFrame {
+                filter.decide(at: frames.frame.time) { slot in verdict(slot, source: source, frames) }
+            }
         }
         assemblers[source] = frames
+    }
+
+    /// What the UI may have of the touch in `slot`: nothing of one a
+    /// transition owns, a hold for one that began where an enabled
+    /// transition's gesture may start, else all of it.
+    private func verdict(_ slot: Int, source: Int, _ frames: TouchFrameAssembler) -> TouchFilter.Verdict {
+        guard let id = frames.contactID(inSlot: slot) else { return .free }
+        if engine.isClaimed(source: source, id: id) { return .claimed }
+        for c in frames.frame.contacts where c.id == id {
+            return engine.mayStartGesture(source: source, x: c.downX, y: c.downY) ? .startArea : .free
+        }
+        return .free
     }
 
     private func attach(_ attached: AttachedDevice) {
@@ -277,6 +318,7 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
         }
         devices[source] = attached
         engine.nameSource(source, attached.names)
+        if let hold = filterHold { setUpFilter(for: attached, hold: hold) }
         resyncPending.remove(source)
         counters.attaches += 1
         let check = TouchscreenCheck(attached.description)
@@ -295,6 +337,7 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
             engine.processResync(TouchFrame(time: time, contacts: [], source: source), into: &events)
         }
         let cancelled = events[before...].filter { $0.kind == .ended }.count
+        filters[source]?.sourceLost(at: time)
         assemblers[source] = nil
         devices[source] = nil
         geometries[source] = nil
@@ -305,11 +348,45 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
         logger.warning("lost \(path): \(reason); \(cancelled) transition\(cancelled == 1 ? "" : "s") cancelled")
     }
 
+    /// Filter mode: the panel's copy (made at its first attach, kept while
+    /// it is away, made anew if the panel comes back different) and a fresh
+    /// filter. A panel the filter cannot copy is read as in grab mode.
+    private func setUpFilter(for attached: AttachedDevice, hold: Double) {
+        let source = attached.source
+        var output = filters[source]?.output
+        if let old = filters[source], old.description != attached.description {
+            old.output.remove()
+            output = nil
+        }
+        filters[source] = nil
+        do {
+            let copy = try output ?? makeFilterOutput(attached.description)
+            let panel = try FilteredPanel(description: attached.description, hold: hold, output: copy)
+            panel.warn = { [logger] line in logger.warning("\(line)") }
+            filters[source] = panel
+            logger.info("filter: the touches of \(attached.path) that no transition claims go to \(copy.node ?? "its copy") \"\(UinputCopy.name(for: attached.description.name))\" (hold \(hold) s)")
+        } catch let error as TouchFilterError {
+            output?.remove()
+            logger.error("filter: \(attached.path) \"\(attached.description.name)\": \(error.message); the UI gets none of its touches (read as with mode grab)")
+        } catch {
+            logger.error("filter: cannot make a copy of \(attached.path) \"\(attached.description.name)\": \(error); the UI gets none of its touches (read as with mode grab)")
+        }
+    }
+
     // MARK: Animation ticks
 
-    /// Keeps one loop timer at the engine's next animation deadline.
+    /// Keeps one loop timer at the next deadline: the engine's next
+    /// animation frame or a filter's held touch or delayed frame.
     private func scheduleTick() {
-        guard !stopped, let deadline = engine.nextDeadline else {
+        guard !stopped else {
+            driver.cancel()
+            return
+        }
+        var next = engine.nextDeadline
+        for panel in filters.values {
+            if let t = panel.nextDeadline { next = min(next ?? t, t) }
+        }
+        guard let deadline = next else {
             driver.cancel()
             return
         }
@@ -318,7 +395,9 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
 
     private func fire(_ deadline: Double) {
         guard !stopped else { return }
-        engine.advance(to: max(driver.now, deadline), into: &events)
+        let now = max(driver.now, deadline)
+        for panel in filters.values { panel.advance(to: now) }
+        engine.advance(to: now, into: &events)
         if !events.isEmpty {
             counters.transitionEvents += events.count
             emit(events)

@@ -112,6 +112,15 @@ public struct TouchFrameAssembler: Sendable {
         frame.contacts.reserveCapacity(max(slots.count, 10))
     }
 
+    /// The contact id of the touch in multitouch slot `slot` (protocol B),
+    /// nil when the slot is empty or the device has no slots: how the touch
+    /// filter asks the engine about a slot.
+    public func contactID(inSlot slot: Int) -> Int? {
+        guard case .multitouchB = touchProtocol, slot >= 0, slot < slots.count,
+              slots[slot].trackingID >= 0, slots[slot].touch > 0 else { return nil }
+        return slots[slot].touch
+    }
+
     // MARK: Feeding events
 
     /// Takes one event; returns true when it completed a frame (`frame`).

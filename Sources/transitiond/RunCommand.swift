@@ -118,6 +118,7 @@ struct RunCommand: ParsableCommand {
                 let input = daemon.input
                 host.geometryFor = { path in input.geometry(deviceCalibration: UdevProperties.calibration(forDeviceAt: path)) }
                 host.statusChanged = { service.inputChanged($0) }
+                if inputMode == .filter { host.filterHold = input.filterHold }
                 switch selector {
                 case .all: host.selectsSeveral = true
                 case .paths(let paths): host.selectsSeveral = paths.count > 1
