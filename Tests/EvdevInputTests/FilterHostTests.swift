@@ -83,10 +83,15 @@ struct FilterHostTests {
         #expect(h.waitFor { $0.contains { $0.kind == .finished } })
         #expect(copy.begun.isEmpty, "the claimed drag reached the copy: \(copy.begun)")
         // A drag in the middle: nobody's, forwarded live.
-        h.source.push(.events(drag(x0: 1500, x1: 2500, trackingID: 8, endingAgo: 0.05)))
+        let free = drag(x0: 1500, x1: 2500, trackingID: 8, endingAgo: 0.05)
+        h.source.push(.events(free))
         #expect(waitUntil(timeout: 5) { copy.ended == 1 })
         #expect(copy.begun.count == 1)
         #expect(copy.firstX == 1500)
+        // Live: every frame of it went to the copy (each moved; the last lifts).
+        let sourceFrames = free.filter { $0.type == 0 }.count
+        let copyFrames = copy.written.withLock { $0.filter { $0.type == 0 }.count }
+        #expect(copyFrames == sourceFrames, "\(copyFrames) frames on the copy for \(sourceFrames) of the panel")
         #expect(h.logs.all.contains { $0.contains("filter: the touches of /dev/input/event4 that no transition claims go to /dev/input/event99") })
     }
 

@@ -45,6 +45,8 @@
  *
  *   kt count FILE STRING
  *       Prints how many lines of FILE contain STRING.
+ *
+ *   kt send, kt mtcheck, kt fwd-latency: filter mode (kt_filter.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -60,6 +62,8 @@
 #include <arpa/inet.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "kt.h"
 
 /* ---------------------------------------------------------------- lines */
 
@@ -741,7 +745,10 @@ static void usage(void)
 	      "       kt lifecycle FILE\n"
 	      "       kt latency SOCKET [SECONDS]\n"
 	      "       kt wait FILE STRING SECONDS [COUNT]\n"
-	      "       kt count FILE STRING\n", stderr);
+	      "       kt count FILE STRING\n"
+	      "       kt send SOCKET COMMAND\n"
+	      "       kt mtcheck FILE\n"
+	      "       kt fwd-latency FRAMES\n", stderr);
 	exit(64);
 }
 
@@ -763,6 +770,12 @@ int main(int argc, char **argv)
 		return cmd_wait(argv[2], argv[3], atof(argv[4]), argc == 6 ? atol(argv[5]) : 1);
 	if (strcmp(cmd, "count") == 0 && argc == 4)
 		return cmd_count(argv[2], argv[3]);
+	if (strcmp(cmd, "send") == 0 && argc == 4)
+		return cmd_send(argv[2], argv[3]);
+	if (strcmp(cmd, "mtcheck") == 0 && argc == 3)
+		return cmd_mtcheck(argv[2]);
+	if (strcmp(cmd, "fwd-latency") == 0 && argc == 3)
+		return cmd_fwd_latency(atol(argv[2]));
 	usage();
 	return 64;
 }

@@ -4,7 +4,8 @@
 #
 #   Tests/kernel/run.sh [--checks LIST]
 #
-#   --checks LIST  comma-separated subset of: replay,device-lost,two-panels,record,flood,latency,systemd
+#   --checks LIST  comma-separated subset of: replay,device-lost,two-panels,filter,record,flood,latency,
+#                  filter-latency,systemd
 #                  (default: all; the boot check always runs; `none`: only boot)
 #
 # Steps: install missing packages, find a kernel with evdev.ko/uinput.ko and
@@ -220,7 +221,7 @@ if ! "${build[@]}" > "$work/build.log" 2>&1; then
 fi
 bin="$("${build[@]}" --show-bin-path)"
 transitiond="$bin/transitiond"
-gcc -static -O2 -Wall -Wextra -Werror -o "$work/kt" "$here/kt.c" -lm || die "could not build Tests/kernel/kt.c"
+gcc -static -O2 -Wall -Wextra -Werror -o "$work/kt" "$here/kt.c" "$here/kt_filter.c" -lm || die "could not build Tests/kernel/kt.c"
 build_seconds=$(elapsed "$t_build")
 
 # The guest's file tree, rebuilt from the sources every run.
@@ -265,6 +266,8 @@ python3 bench/make-stream-recording.py "$work/stream-240hz.events" >/dev/null \
   || die "bench/make-stream-recording.py failed"
 cut_stream "$work/stream-240hz.events" "$tree/data/stream.events" "$STREAM_SECONDS"
 cut_stream "$work/stream-240hz.events" "$tree/data/flood.events" "$FLOOD_SECONDS"
+python3 "$here/make-filter-recording.py" "$tree/data/filter-mix.events" \
+  || die "Tests/kernel/make-filter-recording.py failed"
 pack "$tree" "$work/initramfs.cpio"
 pack_seconds=$(elapsed "$t_pack")
 say "initramfs: $(($(stat -c %s "$work/initramfs.cpio") / 1048576)) MiB, made in ${pack_seconds} s; build ${build_seconds} s"
@@ -278,10 +281,10 @@ say "initramfs: $(($(stat -c %s "$work/initramfs.cpio") / 1048576)) MiB, made in
 # between a writer and a reader as the scheduler really shares the CPU, and
 # the latency is measured in time as it passes.
 virtual_checks="" real_checks=""
-for c in replay device-lost two-panels record flood latency; do
+for c in replay device-lost two-panels filter record flood latency filter-latency; do
   if [ "$checks" = all ] || [[ ",$checks," == *",$c,"* ]]; then
     case "$c" in
-      flood|latency) real_checks="${real_checks:+$real_checks,}$c" ;;
+      flood|latency|filter-latency) real_checks="${real_checks:+$real_checks,}$c" ;;
       *) virtual_checks="${virtual_checks:+$virtual_checks,}$c" ;;
     esac
   fi

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The checks of the real-kernel tier, run inside the QEMU guest by /init:
-#   checks.sh all | CHECK[,CHECK...]   (replay, device-lost, two-panels, flood, record, latency;
+#   checks.sh all | CHECK[,CHECK...]   (replay, device-lost, two-panels, filter, flood, record, latency,
+#                                       filter-latency;
 #                                       boot, which loads the modules, always runs)
 # Prints one `KERNELTEST PASS|FAIL name ...` line per check, `KERNELTEST INFO`
 # lines with details (the logs of what failed), and a final
@@ -12,6 +13,7 @@
 #   /refs/NAME.ndjson        `transitiond replay --fast --json --config example.toml` of each, on the host
 #   /data/stream.events      a steady 240 events/s stream (bench/make-stream-recording.py), for latency
 #   /data/flood.events       a longer one of the same, for the flood
+#   /data/filter-mix.events  touches for the UI and one for `back` (Tests/kernel/make-filter-recording.py)
 #   /config/example.toml     config/example.toml
 set -u
 export PATH=/bin:/usr/bin
@@ -275,7 +277,11 @@ check_two_panels() {
   d=/tmp/two
   mkdir -p "$d"
   t0=$(uptime_s)
-  if ! DAEMON_DEVICE=all start_daemon "$d" || ! start_subscriber "$d/out.ndjson" \
+  DAEMON_DEVICE=all
+  started=yes
+  start_daemon "$d" || started=no
+  DAEMON_DEVICE=auto
+  if [ "$started" = no ] || ! start_subscriber "$d/out.ndjson" \
       || ! player_start "$d" /recordings/back-drag-finish.events --speed 1 --destroy-after-events 400 \
       || ! second_start "$d" /recordings/forward-edge-right-spring.events --speed 1 --hold-seconds 0.5 --name "Second Panel" \
       || ! wait_attached "$d/daemon.log" 2; then
@@ -301,6 +307,114 @@ check_two_panels() {
     fail two-panels "expected '$expected_back' and '$expected_forward' only, daemon alive: $alive, panels attached: $attached"
     show live "$d/life.txt"; show daemon "$d/daemon.log"; show second "$d/second.log"; show uinput-replay "$d/player.log"
     grep '"type":"ended"' "$d/out.ndjson" > "$d/ended.txt"; show ended "$d/ended.txt"
+  fi
+}
+
+# ---------------------------------------------------------------- filter
+
+# g. Filter mode (`--mode filter`, the embedded config's `back`): a reader
+# of the panel's uinput copy (`transitiond record`, libevdev) over four
+# rounds, its recording checked by `kt mtcheck` (well-formed multitouch
+# throughout, every touch ended):
+#   1. filter-mix.events: the drags A and D and the edge tap C reach the
+#      copy, B (which `back` claims) does not; C keeps its 40 ms;
+#   2. the same, the panel destroyed in the middle of A: A ends on the copy,
+#      which stays;
+#   3. `back` disabled over the socket: a left-edge flick reaches the copy
+#      and the stream has no event;
+#   4. enabled again: the same flick is `back` and the copy gets nothing.
+check_filter() {
+  d=/tmp/filter
+  mkdir -p "$d"
+  t0=$(uptime_s)
+  if ! start_daemon "$d" --mode filter || ! start_subscriber "$d/out.ndjson" \
+      || ! player_start "$d" /data/filter-mix.events --speed 1 --hold-seconds 0.3 || ! wait_attached "$d/daemon.log" 1 \
+      || ! kt wait "$d/daemon.log" 'filter: the touches of' 10; then
+    fail filter "could not start the daemon in filter mode, a subscriber and uinput-replay"
+    show daemon "$d/daemon.log"; stop_all; return 0
+  fi
+  copy=$(sed -n 's/.*go to \(\/dev\/input\/event[0-9]*\).*/\1/p' "$d/daemon.log" | head -n 1)
+  timeout -s KILL 100 transitiond record --device "$copy" -o "$d/copy.events" 2> "$d/record.log" &
+  recorder=$!
+  if [ -z "$copy" ] || ! kt wait "$d/record.log" 'recording ' 20; then
+    fail filter "no copy of the panel to record (copy '$copy')"
+    show daemon "$d/daemon.log"; show record "$d/record.log"; stop "$recorder"; stop_all; return 0
+  fi
+  # 1. the mix
+  player_go
+  player_wait
+  settle "$d/out.ndjson" 10
+  # 2. destroyed in the middle of A (its 60th event, 0.2 s in; events written
+  # just before a device goes are lost to its readers, so not sooner)
+  player_start "$d" /data/filter-mix.events --speed 1 --destroy-after-events 60 && wait_attached "$d/daemon.log" 2
+  player_go
+  player_wait
+  kt wait "$d/daemon.log" 'lost /dev/input' 10
+  # 3. back disabled: the flick is the UI's
+  kt send "$SOCK" '{"cmd":"enable","transition":"back","enabled":false}' > "$d/disable.txt"
+  player_start "$d" /recordings/back-flick-finish.events --speed 1 --hold-seconds 0.3 && wait_attached "$d/daemon.log" 3
+  player_go
+  player_wait
+  events_disabled=$(grep -c '"type":"began"' "$d/out.ndjson")
+  # 4. enabled again: the flick is back's
+  kt send "$SOCK" '{"cmd":"enable","transition":"back","enabled":true}' > "$d/enable.txt"
+  player_start "$d" /recordings/back-flick-finish.events --speed 1 --hold-seconds 0.3 && wait_attached "$d/daemon.log" 4
+  player_go
+  player_wait
+  settle "$d/out.ndjson" 10
+  usleep 300000
+  kill -INT "$recorder" 2>/dev/null
+  wait "$recorder"
+  alive=yes; kill -0 "$daemon_pid" 2>/dev/null || alive=no
+  stop_all
+  kt lifecycle "$d/out.ndjson" > "$d/life.txt"
+  kt mtcheck "$d/copy.events" > "$d/mt.txt"
+  mt=$?
+  # The copy's touches by where they began (raw units of the 4095 x 2303 panel).
+  touches=$(sed -n 's/^touch [0-9]*: x0=\([0-9]*\) y0=\([0-9]*\).*/\1,\2/p' "$d/mt.txt" | tr '\n' ' ')
+  tap=$(sed -n 's/^touch 2: x0=41 y0=691 t0=[0-9.]* dur=\([0-9.]*\)$/\1/p' "$d/mt.txt")
+  tap_ok=$(awk -v d="${tap:-0}" 'BEGIN { print (d > 0.030 && d < 0.050) ? "yes" : "no" }')
+  expected_touches="1638,1152 41,691 1228,1842 1638,1152 $(sed -n 's/^touch 5: x0=\([0-9]*\) y0=\([0-9]*\).*/\1,\2/p' "$d/mt.txt") "
+  expected_life="back: began ended(finish,released) finished began ended(finish,released) finished"
+  if [ "$mt" = 0 ] && grep -q '^touches=5 open=0 errors=0$' "$d/mt.txt" && [ "$touches" = "$expected_touches" ] \
+      && [ "$(sed -n 's/^touch 5: x0=\([0-9]*\).*/\1/p' "$d/mt.txt")" -lt 200 ] && [ "$tap_ok" = yes ] \
+      && [ "$(cat "$d/life.txt")" = "$expected_life" ] && [ "$events_disabled" = 1 ] \
+      && grep -q '"type":"ok"' "$d/disable.txt" && [ "$alive" = yes ]; then
+    pass filter "copy $copy: $(tail -n 1 "$d/mt.txt") (A, C, D, A cut by the panel's removal, the flick while back was off; never B or the flick for back); edge tap held and given with ${tap} s down (40 ms recorded); $(cat "$d/life.txt") ($(since "$t0"))"
+  else
+    fail filter "mtcheck $mt, touches '$touches' (expected '$expected_touches'), edge tap ${tap:-?} s, began while disabled: $events_disabled (1 expected: B), daemon alive: $alive"
+    show mtcheck "$d/mt.txt" 20; show live "$d/life.txt"; show disable "$d/disable.txt"; show daemon "$d/daemon.log" 20
+    show record "$d/record.log"
+  fi
+}
+
+# ---------------------------------------------------------------- filter-latency
+
+# h. Filter mode's forwarding latency: a touch in the middle of a panel kt
+# makes (nobody's, so forwarded live: the config has only `back`, so no
+# gesture may start there), 1,500 frames at 250 Hz; from each
+# write to the panel to the kernel's timestamp of the copy's event.
+check_filter_latency() {
+  d=/tmp/filter-latency
+  mkdir -p "$d"
+  t0=$(uptime_s)
+  # `back` alone: the example's swipe and pinch may start anywhere, so every
+  # touch would be held for them first.
+  printf '[[transition]]\nname = "back"\ngesture = "edge-pan"\nedge = "left"\n' > "$d/back.toml"
+  CONFIG="$d/back.toml"
+  started=yes
+  start_daemon "$d" --mode filter || started=no
+  CONFIG=/config/example.toml
+  if [ "$started" = no ]; then fail filter-latency "could not start the daemon"; stop_all; return 0; fi
+  timeout -s KILL 60 kt fwd-latency 1500 > "$d/latency.txt" 2> "$d/latency.err"
+  status=$?
+  stop_all
+  events=$(sed -n 's/^events=\([0-9]*\).*/\1/p' "$d/latency.txt")
+  if [ "$status" = 0 ] && [ "${events:-0}" -ge 1000 ]; then
+    pass filter-latency "panel write -> copy's event: $(cat "$d/latency.txt") ($(since "$t0"))"
+  else
+    fail filter-latency "kt fwd-latency exited $status: $(cat "$d/latency.txt")"
+    show kt "$d/latency.err"; show daemon "$d/daemon.log"
   fi
 }
 
@@ -436,9 +550,11 @@ if [ -c /dev/uinput ]; then
   wanted replay && check_replay
   wanted device-lost && check_device_lost
   wanted two-panels && check_two_panels
+  wanted filter && check_filter
   wanted flood && check_flood
   wanted record && check_record
   wanted latency && check_latency
+  wanted filter-latency && check_filter_latency
 fi
 stop_all
 info "checks took $(since "$t_all") in the guest"

@@ -1,0 +1,7 @@
+/* kt's commands that live outside kt.c (kt_filter.c: filter mode). */
+#ifndef KT_H
+#define KT_H
+int cmd_send(const char *path, const char *command);
+int cmd_mtcheck(const char *path);
+int cmd_fwd_latency(long frames);
+#endif

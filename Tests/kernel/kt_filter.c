@@ -1,0 +1,366 @@
+/*
+ * kt's commands for filter mode (see kt.c for the others):
+ *
+ *   kt send SOCKET COMMAND
+ *       Connects to the daemon's Unix socket, reads `hello`, sends COMMAND
+ *       (one JSON line) and prints the reply (the first `ok` or `error`
+ *       line). Exit 0 on `ok`, 1 on `error`, 2 when it cannot talk.
+ *
+ *   kt mtcheck FILE
+ *       Reads an evemu recording (`transitiond record` of the filter's
+ *       uinput copy) and checks it is well-formed multitouch protocol B:
+ *       a tracking id begins in a free slot and ends in its slot, no id is
+ *       active twice, BTN_TOUCH after each SYN_REPORT says whether a touch is
+ *       down. Prints one line per touch (`touch N: x0=… y0=… t0=… dur=…`,
+ *       raw axis units and seconds) and `touches=N open=M errors=K`; exit 0
+ *       when there are no errors.
+ *
+ *   kt fwd-latency FRAMES
+ *       Makes a touchscreen through uinput ("kt latency panel"), waits for
+ *       the daemon's copy of it ("kt latency panel (transitiond filter)"),
+ *       moves one finger in the middle of the panel for FRAMES frames at
+ *       250 Hz and, for each frame, takes the copy's kernel timestamp of its
+ *       position minus the moment it was written to the panel. Prints
+ *       `events=N p50=Xus p99=Yus max=Zus`.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/input.h>
+#include <linux/uinput.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kt.h"
+
+/* ------------------------------------------------------------------ send */
+
+int cmd_send(const char *path, const char *command)
+{
+	struct sockaddr_un addr = {.sun_family = AF_UNIX};
+	if (strlen(path) >= sizeof addr.sun_path)
+		return 2;
+	strcpy(addr.sun_path, path);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof addr) < 0) {
+		fprintf(stderr, "kt: cannot connect to %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	struct timeval tv = {10, 0};
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	static char buf[1 << 16];
+	size_t have = 0;
+	int sent = 0;
+	for (;;) {
+		char *nl;
+		while ((nl = memchr(buf, '\n', have)) != NULL) {
+			*nl = 0;
+			if (!sent && strstr(buf, "\"type\":\"hello\"")) {
+				char line[4096];
+				snprintf(line, sizeof line, "%s\n", command);
+				if (write(fd, line, strlen(line)) < 0) {
+					close(fd);
+					return 2;
+				}
+				sent = 1;
+			} else if (sent && (strstr(buf, "\"type\":\"ok\"") || strstr(buf, "\"type\":\"error\""))) {
+				printf("%s\n", buf);
+				int ok = strstr(buf, "\"type\":\"ok\"") != NULL;
+				close(fd);
+				return ok ? 0 : 1;
+			}
+			size_t used = (size_t)(nl - buf) + 1;
+			memmove(buf, buf + used, have - used);
+			have -= used;
+		}
+		if (have == sizeof buf)
+			have = 0;
+		ssize_t got = read(fd, buf + have, sizeof buf - have);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			fprintf(stderr, "kt: no reply from %s\n", path);
+			close(fd);
+			return 2;
+		}
+		have += (size_t)got;
+	}
+}
+
+/* --------------------------------------------------------------- mtcheck */
+
+struct touch {
+	long id;
+	double t0, t1;
+	long x0, y0;
+	int has_x, has_y, ended;
+};
+
+int cmd_mtcheck(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "kt: cannot read %s\n", path);
+		return 2;
+	}
+	enum { SLOTS = 256 };
+	int active[SLOTS];    /* index into touches, or -1 */
+	for (int i = 0; i < SLOTS; i++)
+		active[i] = -1;
+	size_t cap = 64, count = 0;
+	struct touch *touches = calloc(cap, sizeof *touches);
+	long slot = 0, btn_touch = 0, line_no = 0;
+	int errors = 0;
+	char line[512];
+	while (fgets(line, sizeof line, f)) {
+		line_no++;
+		double t;
+		unsigned type, code;
+		long value;
+		if (sscanf(line, "E: %lf %x %x %ld", &t, &type, &code, &value) != 4)
+			continue;
+		if (type == EV_ABS && code == ABS_MT_SLOT) {
+			if (value < 0 || value >= SLOTS) {
+				printf("error: line %ld: slot %ld out of range\n", line_no, value);
+				errors++;
+				slot = -1;
+			} else {
+				slot = value;
+			}
+		} else if (type == EV_ABS && code == ABS_MT_TRACKING_ID && slot >= 0) {
+			if (value >= 0) {
+				if (active[slot] >= 0) {
+					printf("error: line %ld: slot %ld begins tracking id %ld while id %ld is down there\n",
+					       line_no, slot, value, touches[active[slot]].id);
+					errors++;
+				}
+				for (int i = 0; i < SLOTS; i++)
+					if (active[i] >= 0 && touches[active[i]].id == value) {
+						printf("error: line %ld: tracking id %ld is down in slots %d and %ld\n", line_no, value, i, slot);
+						errors++;
+					}
+				if (count == cap) {
+					cap *= 2;
+					touches = realloc(touches, cap * sizeof *touches);
+				}
+				touches[count] = (struct touch){.id = value, .t0 = t};
+				active[slot] = (int)count++;
+			} else {
+				if (active[slot] < 0) {
+					printf("error: line %ld: slot %ld ends a touch that is not down\n", line_no, slot);
+					errors++;
+				} else {
+					touches[active[slot]].ended = 1;
+					touches[active[slot]].t1 = t;
+					active[slot] = -1;
+				}
+			}
+		} else if (type == EV_ABS && (code == ABS_MT_POSITION_X || code == ABS_MT_POSITION_Y) && slot >= 0) {
+			if (active[slot] >= 0) {
+				struct touch *tc = &touches[active[slot]];
+				if (code == ABS_MT_POSITION_X && !tc->has_x) {
+					tc->x0 = value;
+					tc->has_x = 1;
+				}
+				if (code == ABS_MT_POSITION_Y && !tc->has_y) {
+					tc->y0 = value;
+					tc->has_y = 1;
+				}
+			}
+		} else if (type == EV_KEY && code == BTN_TOUCH) {
+			btn_touch = value;
+		} else if (type == EV_SYN && code == SYN_REPORT) {
+			int down = 0;
+			for (int i = 0; i < SLOTS; i++)
+				down += active[i] >= 0;
+			if ((down > 0) != (btn_touch != 0)) {
+				printf("error: line %ld: BTN_TOUCH %ld with %d touch(es) down\n", line_no, btn_touch, down);
+				errors++;
+			}
+		}
+	}
+	fclose(f);
+	int open = 0;
+	for (size_t i = 0; i < count; i++) {
+		struct touch *tc = &touches[i];
+		if (!tc->ended)
+			open++;
+		printf("touch %zu: x0=%ld y0=%ld t0=%.6f dur=%s%.6f\n", i + 1, tc->x0, tc->y0, tc->t0,
+		       tc->ended ? "" : "open,", tc->ended ? tc->t1 - tc->t0 : 0.0);
+	}
+	printf("touches=%zu open=%d errors=%d\n", count, open, errors);
+	free(touches);
+	return errors == 0 ? 0 : 1;
+}
+
+/* ----------------------------------------------------------- fwd-latency */
+
+static double mono(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int abs_setup(int fd, unsigned code, int min, int max, int resolution)
+{
+	struct uinput_abs_setup a = {.code = (__u16)code};
+	a.absinfo.minimum = min;
+	a.absinfo.maximum = max;
+	a.absinfo.resolution = resolution;
+	if (ioctl(fd, UI_SET_ABSBIT, code) < 0)
+		return -1;
+	return ioctl(fd, UI_ABS_SETUP, &a);
+}
+
+static void emit(struct input_event *buf, int *n, unsigned type, unsigned code, int value)
+{
+	buf[*n] = (struct input_event){.type = (__u16)type, .code = (__u16)code, .value = value};
+	(*n)++;
+}
+
+/* The event node whose name is `name`, or -1. */
+static int find_node(const char *name, char *node, size_t size)
+{
+	for (int i = 0; i < 64; i++) {
+		char path[64], got[256] = {0};
+		snprintf(path, sizeof path, "/dev/input/event%d", i);
+		int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		int ok = ioctl(fd, EVIOCGNAME(sizeof got - 1), got) >= 0 && strcmp(got, name) == 0;
+		close(fd);
+		if (ok) {
+			snprintf(node, size, "%s", path);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+int cmd_fwd_latency(long frames)
+{
+	if (frames < 1 || frames > 3000) {
+		fprintf(stderr, "kt: fwd-latency takes 1 to 3000 frames\n");
+		return 2;
+	}
+	int u = open("/dev/uinput", O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	if (u < 0) {
+		fprintf(stderr, "kt: /dev/uinput: %s\n", strerror(errno));
+		return 2;
+	}
+	ioctl(u, UI_SET_EVBIT, EV_SYN);
+	ioctl(u, UI_SET_EVBIT, EV_KEY);
+	ioctl(u, UI_SET_EVBIT, EV_ABS);
+	ioctl(u, UI_SET_KEYBIT, BTN_TOUCH);
+	ioctl(u, UI_SET_KEYBIT, BTN_TOOL_FINGER);
+	ioctl(u, UI_SET_PROPBIT, INPUT_PROP_DIRECT);
+	if (abs_setup(u, ABS_X, 0, 4095, 16) < 0 || abs_setup(u, ABS_Y, 0, 2303, 16) < 0
+	    || abs_setup(u, ABS_MT_SLOT, 0, 9, 0) < 0 || abs_setup(u, ABS_MT_POSITION_X, 0, 4095, 16) < 0
+	    || abs_setup(u, ABS_MT_POSITION_Y, 0, 2303, 16) < 0 || abs_setup(u, ABS_MT_TRACKING_ID, 0, 65535, 0) < 0) {
+		fprintf(stderr, "kt: uinput axis setup: %s\n", strerror(errno));
+		return 2;
+	}
+	struct uinput_setup setup = {.id = {.bustype = BUS_USB, .vendor = 0x1234, .product = 0x5678}};
+	snprintf(setup.name, sizeof setup.name, "kt latency panel");
+	if (ioctl(u, UI_DEV_SETUP, &setup) < 0 || ioctl(u, UI_DEV_CREATE) < 0) {
+		fprintf(stderr, "kt: cannot create the uinput panel: %s\n", strerror(errno));
+		return 2;
+	}
+	char node[64];
+	double deadline = mono() + 20;
+	while (find_node("kt latency panel (transitiond filter)", node, sizeof node) < 0) {
+		if (mono() > deadline) {
+			fprintf(stderr, "kt: the daemon made no copy of the panel within 20 s\n");
+			ioctl(u, UI_DEV_DESTROY);
+			return 1;
+		}
+		usleep(20000);
+	}
+	int c = open(node, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	int clock = CLOCK_MONOTONIC;
+	if (c < 0 || ioctl(c, EVIOCSCLOCKID, &clock) < 0) {
+		fprintf(stderr, "kt: cannot read %s: %s\n", node, strerror(errno));
+		ioctl(u, UI_DEV_DESTROY);
+		return 2;
+	}
+	fprintf(stderr, "kt: panel copy %s\n", node);
+	usleep(300000);   /* the daemon's attach settles */
+
+	double *sent = calloc((size_t)frames + 1, sizeof *sent);
+	double *samples = calloc((size_t)frames + 1, sizeof *samples);
+	size_t n = 0;
+	const int base = 1000;
+	double next = mono();
+	struct input_event batch[16], got[256];
+	for (long k = 0; k <= frames + 125; k++) {
+		if (k <= frames) {
+			int m = 0;
+			if (k == 0) {
+				emit(batch, &m, EV_ABS, ABS_MT_SLOT, 0);
+				emit(batch, &m, EV_ABS, ABS_MT_TRACKING_ID, 1);
+				emit(batch, &m, EV_KEY, BTN_TOUCH, 1);
+				emit(batch, &m, EV_KEY, BTN_TOOL_FINGER, 1);
+				emit(batch, &m, EV_ABS, ABS_MT_POSITION_Y, 1100);
+				emit(batch, &m, EV_ABS, ABS_Y, 1100);
+			}
+			emit(batch, &m, EV_ABS, ABS_MT_POSITION_X, base + (int)k);
+			emit(batch, &m, EV_ABS, ABS_X, base + (int)k);
+			if (k == frames) {
+				emit(batch, &m, EV_ABS, ABS_MT_TRACKING_ID, -1);
+				emit(batch, &m, EV_KEY, BTN_TOUCH, 0);
+				emit(batch, &m, EV_KEY, BTN_TOOL_FINGER, 0);
+			}
+			emit(batch, &m, EV_SYN, SYN_REPORT, 0);
+			sent[k] = mono();
+			if (write(u, batch, (size_t)m * sizeof batch[0]) < 0) {
+				fprintf(stderr, "kt: write to the panel: %s\n", strerror(errno));
+				break;
+			}
+		}
+		next += 0.004;
+		for (;;) {
+			double wait = next - mono();
+			struct pollfd p = {.fd = c, .events = POLLIN};
+			int r = poll(&p, 1, wait > 0 ? (int)(wait * 1000) + 1 : 0);
+			if (r > 0) {
+				ssize_t bytes = read(c, got, sizeof got);
+				for (ssize_t i = 0; bytes > 0 && i < bytes / (ssize_t)sizeof got[0]; i++) {
+					struct input_event *e = &got[i];
+					if (e->type == EV_ABS && e->code == ABS_MT_POSITION_X && e->value >= base
+					    && e->value <= base + frames) {
+						double at = (double)e->input_event_sec + (double)e->input_event_usec * 1e-6;
+						samples[n++] = at - sent[e->value - base];
+					}
+				}
+			}
+			if (mono() >= next)
+				break;
+		}
+	}
+	ioctl(u, UI_DEV_DESTROY);
+	close(u);
+	close(c);
+	if (n == 0) {
+		printf("events=0\n");
+		return 1;
+	}
+	qsort(samples, n, sizeof *samples, compare_doubles);
+	printf("events=%zu p50=%.0fus p99=%.0fus max=%.0fus\n", n, samples[n / 2] * 1e6,
+	       samples[(size_t)((double)(n - 1) * 0.99)] * 1e6, samples[n - 1] * 1e6);
+	return 0;
+}
