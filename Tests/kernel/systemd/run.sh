@@ -73,7 +73,7 @@ cp "$here/checks.sh" "$tree/usr/local/lib/kt/checks.sh"
 cp "$here/kt-systemd.service" "$tree/etc/systemd/system/kt-systemd.service"
 ln -sf /etc/systemd/system/kt-systemd.service "$tree/etc/systemd/system/multi-user.target.wants/kt-systemd.service"
 cp "$kdir/evdev.ko" "$kdir/uinput.ko" "$tree/usr/local/lib/kt/"
-gcc -static -O2 -o "$tree/usr/local/lib/kt/kt" "$here/../kt.c" -lm
+gcc -static -O2 -o "$tree/usr/local/lib/kt/kt" "$here/../kt.c" "$here/../kt_filter.c" -lm
 cp "$root/Recordings/back-drag-finish.events" "$tree/usr/local/lib/kt/gesture.events"
 "$binary" replay --fast --json --config "$root/config/kiosk.toml" "$root/Recordings/back-drag-finish.events" \
   > "$tree/usr/local/lib/kt/gesture.ndjson"
