@@ -127,21 +127,7 @@ extension InputWorker {
     /// `all`: every touchscreen not attached yet, each as the lowest source
     /// number free.
     private func attachAll() {
-        let scan: [DiscoveredDevice]
-        do {
-            scan = try discovery.scan()
-        } catch {
-            if devices.isEmpty {
-                setWaiting("waiting for touchscreens (\(error.kind == .missing ? error.message : options.root + ": " + error.message))")
-            }
-            return
-        }
-        let choice = AutoChoice(scan)
-        for device in choice.unreadable {
-            guard case .failure(let error) = device.result, error.kind == .permissionDenied,
-                  let canonical = DeviceDiscovery.resolve(device.node.path) else { continue }
-            scheduleRetry(canonical, path: device.node.path)
-        }
+        guard let choice = scanTouchscreens(waitingText: "waiting for touchscreens") else { return }
         let attachedNodes = Set(devices.values.compactMap { DeviceDiscovery.resolve($0.path) })
         for candidate in choice.candidates {
             guard let canonical = DeviceDiscovery.resolve(candidate.node.path), !attachedNodes.contains(canonical),
@@ -158,13 +144,18 @@ extension InputWorker {
         }
     }
 
-    private func attachAuto() {
+    /// Scans the input directory for touchscreens, scheduling retries of
+    /// nodes that refused us; nil (and, while nothing is attached, `waiting`
+    /// with the reason) when the directory cannot be read.
+    private func scanTouchscreens(waitingText: String) -> AutoChoice? {
         let scan: [DiscoveredDevice]
         do {
             scan = try discovery.scan()
         } catch {
-            setWaiting("waiting for a touchscreen (\(error.kind == .missing ? error.message : options.root + ": " + error.message))")
-            return
+            if devices.isEmpty {
+                setWaiting("\(waitingText) (\(error.kind == .missing ? error.message : options.root + ": " + error.message))")
+            }
+            return nil
         }
         let choice = AutoChoice(scan)
         for device in choice.unreadable {
@@ -172,6 +163,11 @@ extension InputWorker {
                   let canonical = DeviceDiscovery.resolve(device.node.path) else { continue }
             scheduleRetry(canonical, path: device.node.path)
         }
+        return choice
+    }
+
+    private func attachAuto() {
+        guard let choice = scanTouchscreens(waitingText: "waiting for a touchscreen") else { return }
         for candidate in choice.candidates {
             do {
                 let opened = try EvdevDevice(path: candidate.node.path)

@@ -122,6 +122,36 @@ struct WatchingTests {
         })
     }
 
+    @Test func allWaitsForTouchscreens() throws {
+        let tree = TemporaryDirectory()
+        defer { tree.remove() }
+        let collector = ReportCollector()
+        let source = try EvdevSource(options: .init(selector: .all, root: tree.path))
+        collector.attach(to: source)
+        defer { source.stop() }
+        #expect(collector.waitFor { $0 == .waiting("waiting for touchscreens") })
+        tree.file("event2")
+        let expected = "waiting for touchscreens (cannot read \(tree.path)/event2: not an evdev input device)"
+        #expect(collector.waitFor { $0 == .waiting(expected) })
+    }
+
+    @Test func severalPathsEachWaitedFor() throws {
+        let tree = TemporaryDirectory()
+        defer { tree.remove() }
+        tree.directory("by-id")
+        let left = tree.path + "/by-id/usb-Left-event-if00", right = tree.path + "/by-id/usb-Right-event-if00"
+        let collector = ReportCollector()
+        let source = try EvdevSource(options: .init(selector: .paths([left, right]), root: tree.path))
+        collector.attach(to: source)
+        defer { source.stop() }
+        #expect(collector.waitFor { $0 == .waiting("waiting for \(left) to appear; waiting for \(right) to appear") })
+        tree.file("event9")
+        tree.link("by-id/usb-Right-event-if00", to: "../event9")
+        #expect(collector.waitFor {
+            $0 == .waiting("waiting for \(left) to appear; waiting for \(right): not an evdev input device")
+        })
+    }
+
     @Test func explicitPathWaitsForItsLink() throws {
         let tree = TemporaryDirectory()
         defer { tree.remove() }
