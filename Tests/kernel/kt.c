@@ -46,7 +46,7 @@
  *   kt count FILE STRING
  *       Prints how many lines of FILE contain STRING.
  *
- *   kt send, kt mtcheck, kt fwd-latency: filter mode (kt_filter.c).
+ *   kt send, kt mtcheck, kt mtwatch, kt fwd-latency: filter mode (kt_filter.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -748,6 +748,7 @@ static void usage(void)
 	      "       kt count FILE STRING\n"
 	      "       kt send SOCKET COMMAND\n"
 	      "       kt mtcheck FILE\n"
+	      "       kt mtwatch NODE\n"
 	      "       kt fwd-latency FRAMES\n", stderr);
 	exit(64);
 }
@@ -774,6 +775,8 @@ int main(int argc, char **argv)
 		return cmd_send(argv[2], argv[3]);
 	if (strcmp(cmd, "mtcheck") == 0 && argc == 3)
 		return cmd_mtcheck(argv[2]);
+	if (strcmp(cmd, "mtwatch") == 0 && argc == 3)
+		return cmd_mtwatch(argv[2]);
 	if (strcmp(cmd, "fwd-latency") == 0 && argc == 3)
 		return cmd_fwd_latency(atol(argv[2]));
 	usage();

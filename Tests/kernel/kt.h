@@ -3,5 +3,6 @@
 #define KT_H
 int cmd_send(const char *path, const char *command);
 int cmd_mtcheck(const char *path);
+int cmd_mtwatch(const char *node);
 int cmd_fwd_latency(long frames);
 #endif

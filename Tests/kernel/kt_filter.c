@@ -15,6 +15,13 @@
  *       raw axis units and seconds) and `touches=N open=M errors=K`; exit 0
  *       when there are no errors.
  *
+ *   kt mtwatch NODE
+ *       The same checks live, on a device node read until SIGINT/SIGTERM or
+ *       until it goes; where the reader itself falls behind (its own
+ *       SYN_DROPPED), it takes the device's state by ioctl and goes on
+ *       (what ended and began meanwhile is not seen). The summary line adds
+ *       `events=N reader-drops=D`.
+ *
  *   kt fwd-latency FRAMES
  *       Makes a touchscreen through uinput ("kt latency panel"), waits for
  *       the daemon's copy of it ("kt latency panel (transitiond filter)"),
@@ -30,6 +37,7 @@
 #include <linux/input.h>
 #include <linux/uinput.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,7 +103,10 @@ int cmd_send(const char *path, const char *command)
 	}
 }
 
-/* --------------------------------------------------------------- mtcheck */
+/* ------------------------------------------------------- mtcheck, mtwatch */
+
+/* A checker of the multitouch protocol B rules, fed one event at a time. */
+enum { SLOTS = 256 };
 
 struct touch {
 	long id;
@@ -104,6 +115,115 @@ struct touch {
 	int has_x, has_y, ended;
 };
 
+struct mt {
+	int active[SLOTS];    /* index into touches, or -1 */
+	struct touch *touches;
+	size_t count, cap;
+	long slot, btn_touch;
+	int errors;
+};
+
+static void mt_init(struct mt *m)
+{
+	for (int i = 0; i < SLOTS; i++)
+		m->active[i] = -1;
+	m->cap = 64;
+	m->count = 0;
+	m->touches = calloc(m->cap, sizeof *m->touches);
+	m->slot = 0;
+	m->btn_touch = 0;
+	m->errors = 0;
+}
+
+static void mt_error(struct mt *m, const char *where, const char *what)
+{
+	if (m->errors < 20)
+		printf("error: %s: %s\n", where, what);
+	m->errors++;
+}
+
+static void mt_begin(struct mt *m, long slot, long id, double t)
+{
+	if (m->count == m->cap) {
+		m->cap *= 2;
+		m->touches = realloc(m->touches, m->cap * sizeof *m->touches);
+	}
+	m->touches[m->count] = (struct touch){.id = id, .t0 = t};
+	m->active[slot] = (int)m->count++;
+}
+
+static void mt_event(struct mt *m, const char *where, double t, unsigned type, unsigned code, long value)
+{
+	char what[160];
+	if (type == EV_ABS && code == ABS_MT_SLOT) {
+		if (value < 0 || value >= SLOTS) {
+			snprintf(what, sizeof what, "slot %ld out of range", value);
+			mt_error(m, where, what);
+			m->slot = -1;
+		} else {
+			m->slot = value;
+		}
+	} else if (type == EV_ABS && code == ABS_MT_TRACKING_ID && m->slot >= 0) {
+		if (value >= 0) {
+			if (m->active[m->slot] >= 0) {
+				snprintf(what, sizeof what, "slot %ld begins tracking id %ld while id %ld is down there", m->slot,
+				         value, m->touches[m->active[m->slot]].id);
+				mt_error(m, where, what);
+			}
+			for (int i = 0; i < SLOTS; i++)
+				if (m->active[i] >= 0 && i != m->slot && m->touches[m->active[i]].id == value) {
+					snprintf(what, sizeof what, "tracking id %ld is down in slots %d and %ld", value, i, m->slot);
+					mt_error(m, where, what);
+				}
+			mt_begin(m, m->slot, value, t);
+		} else if (m->active[m->slot] < 0) {
+			snprintf(what, sizeof what, "slot %ld ends a touch that is not down", m->slot);
+			mt_error(m, where, what);
+		} else {
+			m->touches[m->active[m->slot]].ended = 1;
+			m->touches[m->active[m->slot]].t1 = t;
+			m->active[m->slot] = -1;
+		}
+	} else if (type == EV_ABS && (code == ABS_MT_POSITION_X || code == ABS_MT_POSITION_Y) && m->slot >= 0) {
+		if (m->active[m->slot] >= 0) {
+			struct touch *tc = &m->touches[m->active[m->slot]];
+			if (code == ABS_MT_POSITION_X && !tc->has_x) {
+				tc->x0 = value;
+				tc->has_x = 1;
+			}
+			if (code == ABS_MT_POSITION_Y && !tc->has_y) {
+				tc->y0 = value;
+				tc->has_y = 1;
+			}
+		}
+	} else if (type == EV_KEY && code == BTN_TOUCH) {
+		m->btn_touch = value;
+	} else if (type == EV_SYN && code == SYN_REPORT) {
+		int down = 0;
+		for (int i = 0; i < SLOTS; i++)
+			down += m->active[i] >= 0;
+		if ((down > 0) != (m->btn_touch != 0)) {
+			snprintf(what, sizeof what, "BTN_TOUCH %ld with %d touch(es) down", m->btn_touch, down);
+			mt_error(m, where, what);
+		}
+	}
+}
+
+static int mt_report(struct mt *m, const char *extra)
+{
+	int open = 0;
+	for (size_t i = 0; i < m->count; i++) {
+		struct touch *tc = &m->touches[i];
+		if (!tc->ended)
+			open++;
+		printf("touch %zu: x0=%ld y0=%ld t0=%.6f dur=%s%.6f\n", i + 1, tc->x0, tc->y0, tc->t0,
+		       tc->ended ? "" : "open,", tc->ended ? tc->t1 - tc->t0 : 0.0);
+	}
+	printf("touches=%zu open=%d errors=%d%s\n", m->count, open, m->errors, extra);
+	free(m->touches);
+	return m->errors == 0 ? 0 : 1;
+}
+
 int cmd_mtcheck(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -111,15 +231,10 @@ int cmd_mtcheck(const char *path)
 		fprintf(stderr, "kt: cannot read %s\n", path);
 		return 2;
 	}
-	enum { SLOTS = 256 };
-	int active[SLOTS];    /* index into touches, or -1 */
-	for (int i = 0; i < SLOTS; i++)
-		active[i] = -1;
-	size_t cap = 64, count = 0;
-	struct touch *touches = calloc(cap, sizeof *touches);
-	long slot = 0, btn_touch = 0, line_no = 0;
-	int errors = 0;
-	char line[512];
+	struct mt m;
+	mt_init(&m);
+	char line[512], where[64];
+	long line_no = 0;
 	while (fgets(line, sizeof line, f)) {
 		line_no++;
 		double t;
@@ -127,78 +242,95 @@ int cmd_mtcheck(const char *path)
 		long value;
 		if (sscanf(line, "E: %lf %x %x %ld", &t, &type, &code, &value) != 4)
 			continue;
-		if (type == EV_ABS && code == ABS_MT_SLOT) {
-			if (value < 0 || value >= SLOTS) {
-				printf("error: line %ld: slot %ld out of range\n", line_no, value);
-				errors++;
-				slot = -1;
-			} else {
-				slot = value;
-			}
-		} else if (type == EV_ABS && code == ABS_MT_TRACKING_ID && slot >= 0) {
-			if (value >= 0) {
-				if (active[slot] >= 0) {
-					printf("error: line %ld: slot %ld begins tracking id %ld while id %ld is down there\n",
-					       line_no, slot, value, touches[active[slot]].id);
-					errors++;
-				}
-				for (int i = 0; i < SLOTS; i++)
-					if (active[i] >= 0 && touches[active[i]].id == value) {
-						printf("error: line %ld: tracking id %ld is down in slots %d and %ld\n", line_no, value, i, slot);
-						errors++;
-					}
-				if (count == cap) {
-					cap *= 2;
-					touches = realloc(touches, cap * sizeof *touches);
-				}
-				touches[count] = (struct touch){.id = value, .t0 = t};
-				active[slot] = (int)count++;
-			} else {
-				if (active[slot] < 0) {
-					printf("error: line %ld: slot %ld ends a touch that is not down\n", line_no, slot);
-					errors++;
-				} else {
-					touches[active[slot]].ended = 1;
-					touches[active[slot]].t1 = t;
-					active[slot] = -1;
-				}
-			}
-		} else if (type == EV_ABS && (code == ABS_MT_POSITION_X || code == ABS_MT_POSITION_Y) && slot >= 0) {
-			if (active[slot] >= 0) {
-				struct touch *tc = &touches[active[slot]];
-				if (code == ABS_MT_POSITION_X && !tc->has_x) {
-					tc->x0 = value;
-					tc->has_x = 1;
-				}
-				if (code == ABS_MT_POSITION_Y && !tc->has_y) {
-					tc->y0 = value;
-					tc->has_y = 1;
-				}
-			}
-		} else if (type == EV_KEY && code == BTN_TOUCH) {
-			btn_touch = value;
-		} else if (type == EV_SYN && code == SYN_REPORT) {
-			int down = 0;
-			for (int i = 0; i < SLOTS; i++)
-				down += active[i] >= 0;
-			if ((down > 0) != (btn_touch != 0)) {
-				printf("error: line %ld: BTN_TOUCH %ld with %d touch(es) down\n", line_no, btn_touch, down);
-				errors++;
-			}
-		}
+		snprintf(where, sizeof where, "line %ld", line_no);
+		mt_event(&m, where, t, type, code, value);
 	}
 	fclose(f);
-	int open = 0;
-	for (size_t i = 0; i < count; i++) {
-		struct touch *tc = &touches[i];
-		if (!tc->ended)
-			open++;
-		printf("touch %zu: x0=%ld y0=%ld t0=%.6f dur=%s%.6f\n", i + 1, tc->x0, tc->y0, tc->t0,
-		       tc->ended ? "" : "open,", tc->ended ? tc->t1 - tc->t0 : 0.0);
+	return mt_report(&m, "");
+}
+
+static volatile sig_atomic_t watch_stop;
+static void on_watch_stop(int sig)
+{
+	(void)sig;
+	watch_stop = 1;
+}
+
+/* After the reader's own SYN_DROPPED: the device's state now, by ioctl (what
+ * ended and began while events were lost is not seen). */
+static void mt_resync(struct mt *m, int fd, double t)
+{
+	struct {
+		__u32 code;
+		__s32 values[SLOTS];
+	} slots = {.code = ABS_MT_TRACKING_ID};
+	unsigned char keys[KEY_MAX / 8 + 1] = {0};
+	if (ioctl(fd, EVIOCGMTSLOTS(sizeof slots), &slots) < 0 || ioctl(fd, EVIOCGKEY(sizeof keys), keys) < 0)
+		return;
+	struct input_absinfo slot;
+	for (int i = 0; i < SLOTS; i++) {
+		long id = slots.values[i];
+		if (m->active[i] >= 0 && (id < 0 || m->touches[m->active[i]].id != id)) {
+			m->touches[m->active[i]].ended = 1;
+			m->touches[m->active[i]].t1 = t;
+			m->active[i] = -1;
+		}
+		if (id >= 0 && m->active[i] < 0)
+			mt_begin(m, i, id, t);
 	}
-	printf("touches=%zu open=%d errors=%d\n", count, open, errors);
-	free(touches);
-	return errors == 0 ? 0 : 1;
+	m->btn_touch = (keys[BTN_TOUCH / 8] >> (BTN_TOUCH % 8)) & 1;
+	if (ioctl(fd, EVIOCGABS(ABS_MT_SLOT), &slot) == 0)
+		m->slot = slot.value;
+}
+
+int cmd_mtwatch(const char *node)
+{
+	int fd = open(node, O_RDONLY | O_CLOEXEC);
+	int clock = CLOCK_MONOTONIC;
+	if (fd < 0 || ioctl(fd, EVIOCSCLOCKID, &clock) < 0) {
+		fprintf(stderr, "kt: cannot read %s: %s\n", node, strerror(errno));
+		return 2;
+	}
+	struct sigaction sa = {.sa_handler = on_watch_stop};
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	fprintf(stderr, "kt: watching %s\n", node);
+	struct mt m;
+	mt_init(&m);
+	static struct input_event got[4096];
+	long events = 0, drops = 0;
+	int dropping = 0;
+	char where[64];
+	while (!watch_stop) {
+		ssize_t bytes = read(fd, got, sizeof got);
+		if (bytes < 0 && errno == EINTR)
+			continue;
+		if (bytes <= 0)
+			break;
+		for (ssize_t i = 0; i < bytes / (ssize_t)sizeof got[0]; i++) {
+			struct input_event *e = &got[i];
+			double t = (double)e->input_event_sec + (double)e->input_event_usec * 1e-6;
+			events++;
+			if (e->type == EV_SYN && e->code == SYN_DROPPED) {
+				dropping = 1;
+				drops++;
+				continue;
+			}
+			if (dropping) {
+				if (e->type == EV_SYN && e->code == SYN_REPORT) {
+					dropping = 0;
+					mt_resync(&m, fd, t);
+				}
+				continue;
+			}
+			snprintf(where, sizeof where, "event %ld", events);
+			mt_event(&m, where, t, e->type, e->code, e->value);
+		}
+	}
+	close(fd);
+	char extra[64];
+	snprintf(extra, sizeof extra, " events=%ld reader-drops=%ld", events, drops);
+	return mt_report(&m, extra);
 }
 
 /* ----------------------------------------------------------- fwd-latency */

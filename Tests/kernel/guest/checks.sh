@@ -1,7 +1,7 @@
 #!/bin/sh
 # The checks of the real-kernel tier, run inside the QEMU guest by /init:
 #   checks.sh all | CHECK[,CHECK...]   (replay, device-lost, two-panels, filter, flood, record, latency,
-#                                       filter-latency;
+#                                       filter-flood, filter-latency;
 #                                       boot, which loads the modules, always runs)
 # Prints one `KERNELTEST PASS|FAIL name ...` line per check, `KERNELTEST INFO`
 # lines with details (the logs of what failed), and a final
@@ -367,6 +367,12 @@ check_filter() {
   wait "$recorder"
   alive=yes; kill -0 "$daemon_pid" 2>/dev/null || alive=no
   stop_all
+  # The copy is the panel but for its name, and it goes with the daemon.
+  grep '^[ABP]:' /data/filter-mix.events > "$d/panel-bits.txt"
+  grep '^[ABP]:' "$d/copy.events" > "$d/copy-bits.txt"
+  same_axes=yes; cmp -s "$d/panel-bits.txt" "$d/copy-bits.txt" || same_axes=no
+  copy_name=$(sed -n 's/^N: //p' "$d/copy.events")
+  copies_left=$(cat /sys/class/input/event*/device/name 2>/dev/null | grep -c '(transitiond filter)')
   kt lifecycle "$d/out.ndjson" > "$d/life.txt"
   kt mtcheck "$d/copy.events" > "$d/mt.txt"
   mt=$?
@@ -379,12 +385,66 @@ check_filter() {
   if [ "$mt" = 0 ] && grep -q '^touches=5 open=0 errors=0$' "$d/mt.txt" && [ "$touches" = "$expected_touches" ] \
       && [ "$(sed -n 's/^touch 5: x0=\([0-9]*\).*/\1/p' "$d/mt.txt")" -lt 200 ] && [ "$tap_ok" = yes ] \
       && [ "$(cat "$d/life.txt")" = "$expected_life" ] && [ "$events_disabled" = 1 ] \
-      && grep -q '"type":"ok"' "$d/disable.txt" && [ "$alive" = yes ]; then
-    pass filter "copy $copy: $(tail -n 1 "$d/mt.txt") (A, C, D, A cut by the panel's removal, the flick while back was off; never B or the flick for back); edge tap held and given with ${tap} s down (40 ms recorded); $(cat "$d/life.txt") ($(since "$t0"))"
+      && grep -q '"type":"ok"' "$d/disable.txt" && [ "$alive" = yes ] && [ "$same_axes" = yes ] \
+      && [ "$copy_name" = "transitiond synthetic 10-point panel (transitiond filter)" ] && [ "$copies_left" = 0 ]; then
+    pass filter "copy $copy \"$copy_name\" (axes, ranges, resolution, properties and codes as the panel's; gone after the daemon stopped): $(tail -n 1 "$d/mt.txt") (A, C, D, A cut by the panel's removal, the flick while back was off; never B or the flick for back); edge tap held and given with ${tap} s down (40 ms recorded); $(cat "$d/life.txt") ($(since "$t0"))"
   else
-    fail filter "mtcheck $mt, touches '$touches' (expected '$expected_touches'), edge tap ${tap:-?} s, began while disabled: $events_disabled (1 expected: B), daemon alive: $alive"
+    fail filter "mtcheck $mt, touches '$touches' (expected '$expected_touches'), edge tap ${tap:-?} s, began while disabled: $events_disabled (1 expected: B), daemon alive: $alive, same axes: $same_axes, copy '$copy_name', copies left after stop: $copies_left"
+    diff "$d/panel-bits.txt" "$d/copy-bits.txt" > "$d/bits.diff"; show bits "$d/bits.diff"
     show mtcheck "$d/mt.txt" 20; show live "$d/life.txt"; show disable "$d/disable.txt"; show daemon "$d/daemon.log" 20
     show record "$d/record.log"
+  fi
+}
+
+# ------------------------------------------------------------- filter-flood
+
+# i. Filter mode when the kernel drops events: the flood (left-edge drags,
+# written as fast as possible) with `back` on the right edge, so every drag
+# is the UI's: the daemon resyncs after SYN_DROPPED, and the copy, read live
+# by `kt mtwatch` (which takes the state by ioctl where it falls behind
+# itself), is well-formed multitouch with every touch ended.
+check_filter_flood() {
+  d=/tmp/filter-flood
+  mkdir -p "$d"
+  t0=$(uptime_s)
+  printf '[[transition]]\nname = "forward"\ngesture = "edge-pan"\nedge = "right"\n' > "$d/right.toml"
+  CONFIG="$d/right.toml"
+  started=yes
+  start_daemon "$d" --mode filter || started=no
+  CONFIG=/config/example.toml
+  if [ "$started" = no ] || ! player_start "$d" /data/flood.events --speed 0 --hold-seconds 2 \
+      || ! wait_attached "$d/daemon.log" 1 || ! kt wait "$d/daemon.log" 'filter: the touches of' 10; then
+    fail filter-flood "could not start the daemon in filter mode and uinput-replay"
+    show daemon "$d/daemon.log"; stop_all; return 0
+  fi
+  copy=$(sed -n 's/.*go to \(\/dev\/input\/event[0-9]*\).*/\1/p' "$d/daemon.log" | head -n 1)
+  timeout -s KILL 100 kt mtwatch "$copy" > "$d/mt.txt" 2> "$d/watch.log" &
+  watcher=$!
+  kt wait "$d/watch.log" 'watching ' 20
+  player_go
+  how="by itself"
+  if ! kt wait "$d/daemon.log" SYN_DROPPED 0.5; then
+    kill -STOP "$daemon_pid"
+    usleep 300000
+    kill -CONT "$daemon_pid"
+    how="after a 0.3 s SIGSTOP of the daemon"
+  fi
+  kt wait "$d/player.log" 'written ' 60
+  player_wait
+  kt wait "$d/daemon.log" 'lost /dev/input' 10
+  usleep 300000
+  kill -INT "$watcher" 2>/dev/null
+  mt=0
+  wait "$watcher" || mt=$?
+  alive=yes; kill -0 "$daemon_pid" 2>/dev/null || alive=no
+  stop_all
+  resyncs=$(grep -c 'SYN_DROPPED' "$d/daemon.log")
+  if [ "$mt" = 0 ] && [ "$resyncs" -gt 0 ] && [ "$alive" = yes ] && grep -q 'open=0 errors=0' "$d/mt.txt"; then
+    pass filter-flood "overrun $how, $resyncs resync(s) of the panel; the copy: $(tail -n 1 "$d/mt.txt") ($(since "$t0"))"
+  else
+    fail filter-flood "mtcheck $mt, resyncs $resyncs, daemon alive: $alive"
+    grep '^error' "$d/mt.txt" > "$d/errors.txt"; show mtcheck "$d/errors.txt"; tail -n 1 "$d/mt.txt" > "$d/summary.txt"; show summary "$d/summary.txt"
+    show daemon "$d/daemon.log"; show watch "$d/watch.log"
   fi
 }
 
@@ -554,6 +614,7 @@ if [ -c /dev/uinput ]; then
   wanted flood && check_flood
   wanted record && check_record
   wanted latency && check_latency
+  wanted filter-flood && check_filter_flood
   wanted filter-latency && check_filter_latency
 fi
 stop_all
