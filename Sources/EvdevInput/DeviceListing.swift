@@ -41,6 +41,7 @@ public enum DeviceListing {
             let check = TouchscreenCheck(d)
             var touch = (check.isTouchscreen ? "yes (" : "no (") + check.reason + ")"
             if check.isTouchscreen, let rejection = engineRejection(of: d) { touch += " but unusable: \(rejection)" }
+            if isFilterCopy(d) { touch += "; a filter mode copy for the UI, never read as a panel" }
             lines.append(("Touchscreen", touch))
             lines.append(("Slots", check.slots.map(String.init) ?? "n/a"))
             let axes = d.absInfo.keys.sorted().map { code in axisLine(code, d.absInfo[code]!) }

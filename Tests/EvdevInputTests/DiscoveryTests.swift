@@ -141,7 +141,19 @@ struct DiscoveryTests {
     @Test func selectorArgument() {
         #expect(DeviceSelector(argument: nil) == .auto)
         #expect(DeviceSelector(argument: "auto") == .auto)
+        #expect(DeviceSelector(argument: "all") == .all)
         #expect(DeviceSelector(argument: "/dev/input/by-id/x") == .path("/dev/input/by-id/x"))
+        #expect(DeviceSelector(arguments: ["/dev/input/event3", "/dev/input/event5"]) == .paths(["/dev/input/event3", "/dev/input/event5"]))
+    }
+
+    @Test func aFilterCopyIsNeverAPanelToRead() {
+        let copy = SampleDevices.touchscreen(name: "Test Panel" + filteredDeviceSuffix)
+        let choice = AutoChoice([discovered(5, .success(copy)), discovered(6, .success(SampleDevices.touchscreen()))])
+        #expect(choice.chosen?.node.number == 6)
+        #expect(choice.candidates.map(\.node.number) == [6])
+        let text = DeviceListing.text(for: [discovered(5, .success(copy))])
+        #expect(text.contains("a filter mode copy for the UI, never read as a panel"))
+        #expect(text.hasSuffix("--device auto picks nothing: no readable touchscreen\n"))
     }
 
     // MARK: Listing
