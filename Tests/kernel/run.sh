@@ -333,7 +333,7 @@ guest() {
 
 # The booted-systemd guest: the .deb in a Debian 12 root with systemd as PID 1.
 if [ "$checks" = all ] || [[ ",$checks," == *",systemd,"* ]]; then
-  say "guest 3 (systemd as PID 1, the .deb installed): activation, user, device, reload, restart, watchdog"
+  say "guest 3 (systemd as PID 1, the .deb installed): activation, user, device, reload, restart, watchdog, filter"
   t0=$(now)
   status=0
   "$here/systemd/run.sh" "$transitiond" "$kdir" "$vmlinux" > "$work/results-systemd.txt" 2>&1 || status=$?

@@ -155,6 +155,48 @@ else
   kill -CONT "$pid"
 fi
 
+# 6b. Filter mode under the hardened unit, set up as docs/kiosk.md says: a
+# udev rule gives the service's group /dev/uinput, a drop-in allows the
+# device, `[input] mode = "filter"`. The UI's copy of the panel (group
+# input) gets the touches `back` does not claim: A, C and D of
+# filter-mix.events, well-formed, not B.
+echo 'KERNEL=="uinput", GROUP="transitiond", MODE="0660"' > /etc/udev/rules.d/70-transitiond-uinput.rules
+udevadm control --reload
+udevadm trigger --action=change /sys/devices/virtual/misc/uinput
+udevadm settle
+mkdir -p /etc/systemd/system/transitiond.service.d
+printf '[Service]\nDeviceAllow=/dev/uinput rw\n' > /etc/systemd/system/transitiond.service.d/filter.conf
+sed -i 's/^\[input\]$/[input]\nmode = "filter"/' /etc/transitiond/transitiond.toml
+systemctl daemon-reload
+systemctl restart transitiond.service
+mkfifo /tmp/go2
+exec 3<> /tmp/go2
+transitiond uinput-replay "$KT/filter-mix.events" --speed 1 --hold-seconds 0.3 --wait-stdin <&3 > /tmp/player2.log 2>&1 &
+player=$!
+if "$KT/kt" wait /tmp/player2.log 'device /dev/input/event' 20 > /dev/null \
+    && "$KT/kt" wait /tmp/journal.txt 'filter: the touches of' 30 > /dev/null; then
+  copy=$(sed -n 's/.*filter: the touches of .* go to \(\/dev\/input\/event[0-9]*\).*/\1/p' /tmp/journal.txt | tail -n 1)
+  copy_mode="$copy $(stat -c '%A root:%G' "$copy" 2>/dev/null)"
+  "$KT/kt" mtwatch "$copy" > /tmp/mt.txt 2> /tmp/mtwatch.log &
+  watcher=$!
+  "$KT/kt" wait /tmp/mtwatch.log 'watching ' 10 > /dev/null
+  echo go >&3
+  wait "$player"
+  sleep 0.5
+  kill -INT "$watcher"; wait "$watcher"
+  touches=$(sed -n 's/^touch [0-9]*: x0=\([0-9]*\) y0=\([0-9]*\).*/\1,\2/p' /tmp/mt.txt | tr '\n' ' ')
+  if grep -q '^touches=3 open=0 errors=0' /tmp/mt.txt && [ "$touches" = "1638,1152 41,691 1228,1842 " ]; then
+    pass filter "the hardened service in filter mode (udev rule for /dev/uinput, DeviceAllow drop-in): the UI's copy ($copy_mode) got the drags A and D and the edge tap C, not the drag back claimed: $(tail -n 1 /tmp/mt.txt)"
+  else
+    fail filter "the copy got '$touches' (expected A, C, D: '1638,1152 41,691 1228,1842 ')"
+    show mtwatch /tmp/mt.txt; show journal /tmp/journal.txt
+  fi
+else
+  fail filter "no copy of the panel in filter mode"
+  show player /tmp/player2.log; show journal /tmp/journal.txt; ls -l /dev/uinput > /tmp/uinput.txt 2>&1; show uinput /tmp/uinput.txt
+fi
+exec 3>&-
+
 # 7. The exposure of the running unit, and what the journal shows.
 info "$(systemd-analyze security transitiond.service 2>/dev/null | grep 'Overall exposure')"
 info "journalctl -u transitiond (one gesture, one reload, the restarts):"

@@ -75,6 +75,7 @@ ln -sf /etc/systemd/system/kt-systemd.service "$tree/etc/systemd/system/multi-us
 cp "$kdir/evdev.ko" "$kdir/uinput.ko" "$tree/usr/local/lib/kt/"
 gcc -static -O2 -o "$tree/usr/local/lib/kt/kt" "$here/../kt.c" "$here/../kt_filter.c" -lm
 cp "$root/Recordings/back-drag-finish.events" "$tree/usr/local/lib/kt/gesture.events"
+python3 "$here/../make-filter-recording.py" "$tree/usr/local/lib/kt/filter-mix.events"
 "$binary" replay --fast --json --config "$root/config/kiosk.toml" "$root/Recordings/back-drag-finish.events" \
   > "$tree/usr/local/lib/kt/gesture.ndjson"
 ln -sf /lib/systemd/systemd "$tree/init"
