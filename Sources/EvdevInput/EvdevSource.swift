@@ -32,6 +32,9 @@ public final class EvdevSource: InputSource, @unchecked Sendable {
         public var root: String
         /// Take `EVIOCGRAB` on the attached device.
         public var grab: Bool
+        /// Why not to grab a device after all (filter mode: one it cannot
+        /// copy for the UI), or nil to grab it.
+        public var grabRefusal: (@Sendable (DeviceDescription) -> String?)?
         public var retry: AccessRetryPolicy
         /// Untaken events above which the thread stops reading.
         public var maximumPending: Int

@@ -113,6 +113,9 @@ extension InputWorker {
             return error.kind == .missing || error.kind == .gone
                 ? "waiting for \(path) to appear" : "waiting for \(path): \(error.message)"
         }
+        if isFilterCopy(opened.description) {
+            return "waiting for \(path): it is a filter mode copy for the UI (\"\(opened.description.name)\"), not a panel"
+        }
         if let rejection = engineRejection(of: opened.description) {
             source.push([.message(.error, "\(path) \"\(opened.description.name)\" cannot drive the engine: \(rejection)")])
             return "waiting for \(path) to become a touch device"
@@ -196,7 +199,9 @@ extension InputWorker {
             if devices.isEmpty { setWaiting("waiting for a touchscreen that takes CLOCK_MONOTONIC") }
             return false
         }
-        if options.grab {
+        if options.grab, let reason = options.grabRefusal?(opened.description) {
+            source.push([.message(.warning, "\(opened.path) \"\(opened.description.name)\": not grabbed: \(reason); other readers see its touches")])
+        } else if options.grab {
             do {
                 try opened.grab()
             } catch {

@@ -67,10 +67,22 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
     public var filterHold: Double?
     /// Makes the copy of a panel for the UI (uinput; tests pass their own).
     public var makeFilterOutput: (DeviceDescription) throws -> FilterOutputDevice = { try UinputCopy(of: $0) }
-    /// Per source in filter mode: the filter and the copy. A copy stays
-    /// while its panel is away (the UI keeps its device), and is removed
-    /// when the daemon stops.
+    /// Per source in filter mode: the filter and the copy it writes.
     private var filters: [Int: FilteredPanel] = [:]
+    /// Every copy made, in use or waiting for its panel to come back (the
+    /// UI keeps its device); all are removed when the daemon stops.
+    private var copies: [PanelCopy] = []
+
+    /// A panel's uinput copy and whose it is.
+    private struct PanelCopy {
+        /// The panel's port (its by-path link) or node.
+        var identity: String
+        /// Its description without current values: what the copy copies.
+        var shape: DeviceDescription
+        var output: FilterOutputDevice
+        /// The source writing to it, nil while its panel is away.
+        var user: Int?
+    }
 
     /// The node of each panel's copy, by source (for logs and tests).
     public var filterNodes: [Int: String] {
@@ -131,6 +143,7 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
         baseConfiguration = configuration
         var effective = configuration
         if configuration.usesPhysicalLengths, let source = lengthsSource, let device = devices[source] {
+            // (the panel the millimetres are for: the first attached, see `attach` and `lose`)
             do {
                 effective = try configuration.resolved(for: ScreenSize(device: device.description,
                                                                         geometry: geometries[source] ?? .identity))
@@ -182,9 +195,10 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
         // Every touch the UI has ends, then its copies go.
         for (_, panel) in filters.sorted(by: { $0.key < $1.key }) {
             panel.sourceLost(at: max(driver.now, engine.now))
-            panel.output.remove()
         }
         filters = [:]
+        for copy in copies { copy.output.remove() }
+        copies = []
     }
 
     // MARK: InputStatusReporting
@@ -287,6 +301,8 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
         }
         do {
             let geometry = geometryFor(attached.path)
+            // The millimetres are for the first panel attached (also when the
+            // config has none yet: a reload may bring them).
             let resolvesLengths = lengthsSource == nil || lengthsSource == source
             if baseConfiguration.usesPhysicalLengths && !resolvesLengths, let first = lengthsSource, let other = devices[first] {
                 let here = ScreenSize(device: attached.description, geometry: geometry)
@@ -311,7 +327,7 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
             assemblers[source] = try TouchFrameAssembler(device: attached.description, timeOrigin: 0, geometry: geometry,
                                                          source: source)
             geometries[source] = geometry
-            if baseConfiguration.usesPhysicalLengths && resolvesLengths { lengthsSource = source }
+            if resolvesLengths { lengthsSource = source }
         } catch {
             logger.error("\(attached.path): \(error.message)")
             return
@@ -338,39 +354,90 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
         }
         let cancelled = events[before...].filter { $0.kind == .ended }.count
         filters[source]?.sourceLost(at: time)
+        filters[source] = nil
+        for i in copies.indices where copies[i].user == source { copies[i].user = nil }
         assemblers[source] = nil
         devices[source] = nil
         geometries[source] = nil
         engine.nameSource(source, nil)
-        if lengthsSource == source { lengthsSource = nil }
+        if lengthsSource == source { lengthsFollowFirstPanel() }
         resyncPending.remove(source)
         counters.losses += 1
         logger.warning("lost \(path): \(reason); \(cancelled) transition\(cancelled == 1 ? "" : "s") cancelled")
+        statusChanged?(statusText)
     }
 
-    /// Filter mode: the panel's copy (made at its first attach, kept while
-    /// it is away, made anew if the panel comes back different) and a fresh
-    /// filter. A panel the filter cannot copy is read as in grab mode.
+    /// The panel the millimetres were resolved for went: they are resolved
+    /// for the first panel still attached (nothing in flight moves).
+    private func lengthsFollowFirstPanel() {
+        lengthsSource = firstDevice?.source
+        guard baseConfiguration.usesPhysicalLengths, let (source, device) = firstDevice else { return }
+        do {
+            engine.applyLengths(from: try baseConfiguration.resolved(
+                for: ScreenSize(device: device.description, geometry: geometries[source] ?? .identity)))
+            logger.info("lengths in millimetres now resolved for \(device.path)")
+        } catch {
+            logger.error("\(device.path) \"\(device.description.name)\": \(error.message); using the lengths in screen units")
+            engine.applyLengths(from: baseConfiguration)
+        }
+    }
+
+    /// Filter mode: a fresh filter writing to the panel's copy. The copy
+    /// is the one it had if it comes back (by its by-path port; a panel
+    /// without one takes an idle copy of a panel alike without one: it was
+    /// re-plugged under another node), else a new one. A
+    /// panel the input thread did not grab (it could not, or the filter
+    /// cannot copy it) reaches the UI directly and gets no copy.
     private func setUpFilter(for attached: AttachedDevice, hold: Double) {
         let source = attached.source
-        var output = filters[source]?.output
-        if let old = filters[source], old.description != attached.description {
-            old.output.remove()
-            output = nil
-        }
         filters[source] = nil
+        guard attached.grabbed else {
+            logger.warning("filter: \(attached.path) \"\(attached.description.name)\" is not grabbed: the UI reads it directly, gestures and all; no copy")
+            return
+        }
+        let shape = Self.shape(of: attached.description)
+        let identity = attached.aliases.first { $0.contains("/by-path/") }
+            ?? attached.aliases.first { $0.hasPrefix("/dev/input/event") } ?? attached.path
+        // A copy at this port of another kind of panel is of no more use.
+        for i in copies.indices.reversed() where copies[i].identity == identity && copies[i].user == nil && copies[i].shape != shape {
+            copies[i].output.remove()
+            copies.remove(at: i)
+        }
+        // A copy of a panel on a known port waits for that port; one known
+        // by its node only goes to the next panel alike without a port.
+        let onPort = { (identity: String) in identity.contains("/by-path/") }
+        var index = copies.firstIndex { $0.identity == identity && $0.user == nil && $0.shape == shape }
+            ?? copies.firstIndex { $0.user == nil && $0.shape == shape && !onPort($0.identity) && !onPort(identity) }
         do {
-            let copy = try output ?? makeFilterOutput(attached.description)
+            if index == nil {
+                _ = try TouchFilter(device: attached.description, hold: hold)   // a panel it can copy
+                copies.append(PanelCopy(identity: identity, shape: shape,
+                                        output: try makeFilterOutput(attached.description), user: nil))
+                index = copies.count - 1
+            }
+            guard let index else { return }
+            let copy = copies[index].output
             let panel = try FilteredPanel(description: attached.description, hold: hold, output: copy)
             panel.warn = { [logger] line in logger.warning("\(line)") }
+            copies[index].user = source
+            copies[index].identity = identity
             filters[source] = panel
             logger.info("filter: the touches of \(attached.path) that no transition claims go to \(copy.node ?? "its copy") \"\(UinputCopy.name(for: attached.description.name))\" (hold \(hold) s)")
         } catch let error as TouchFilterError {
-            output?.remove()
-            logger.error("filter: \(attached.path) \"\(attached.description.name)\": \(error.message); the UI gets none of its touches (read as with mode grab)")
+            logger.error("filter: \(attached.path) \"\(attached.description.name)\": \(error.message); the UI gets none of its touches")
         } catch {
-            logger.error("filter: cannot make a copy of \(attached.path) \"\(attached.description.name)\": \(error); the UI gets none of its touches (read as with mode grab)")
+            logger.error("filter: cannot make a copy of \(attached.path) \"\(attached.description.name)\": \(error); the UI gets none of its touches")
         }
+    }
+
+    /// A description without its axes' current values (what a copy copies).
+    static func shape(of description: DeviceDescription) -> DeviceDescription {
+        var shape = description
+        for (code, var info) in shape.absInfo {
+            info.value = 0
+            shape.absInfo[code] = info
+        }
+        return shape
     }
 
     // MARK: Animation ticks

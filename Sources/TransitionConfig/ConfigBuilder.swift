@@ -47,7 +47,7 @@ enum ConfigBuilder {
                               message: "names \(TOMLString.quoted(repeated)) twice")
         }
         return InputSettings(device: devices, mode: section.choice("mode", as: InputMode.self),
-                             filterHold: section.values["filter_hold"] != nil ? section.number("filter_hold") : InputSettings.standard.filterHold,
+                             filterHold: section.number("filter_hold"),
                              rotation: rotation, flipX: section.boolean("flip_x"),
                              flipY: section.boolean("flip_y"), calibration: calibration)
     }

@@ -86,7 +86,7 @@ enum ConfigRenderer {
             ("flip_x", .boolean(input.flipX)),
             ("flip_y", .boolean(input.flipY)),
         ]
-        if input.mode == .filter { entries.append(("filter_hold", .number(input.filterHold))) }
+        entries.append(("filter_hold", .number(input.filterHold)))
         if let calibration = input.calibration { entries.append(("calibration", .array(calibration.map { .number($0) }))) }
         return entries
     }

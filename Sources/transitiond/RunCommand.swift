@@ -7,6 +7,7 @@ import LiveInput
 import TransitionEngine
 import ServiceManager
 import TransitionServer
+import TouchFilter
 import TransitionConfig
 import Logging
 
@@ -77,15 +78,32 @@ struct RunCommand: ParsableCommand {
             if device.count > 1, device.contains(where: { $0 == "auto" || $0 == "all" }) {
                 throw Failure(.usage, "--device auto or all stands alone, not with other devices")
             }
+            if let repeated = device.first(where: { d in device.filter { $0 == d }.count > 1 }) {
+                throw Failure(.usage, "--device \(repeated) is given twice")
+            }
             try checkExplicitDevice(selector)
             let inputMode = try self.inputMode(daemon.input.mode)
+            if inputMode == .filter { try checkUinputWritable() }
             let webSocketFlag = try parseWebSocketFlag(websocket)
             var options = serverOptions(daemon.server, socket: socket, webSocket: webSocketFlag, logger: logger)
             options.stampSent = stampSent
             try adoptActivatedSockets(into: &options, allowOrigins: daemon.server.allowOrigins, logger: logger)
             let source: EvdevSource
             do {
-                source = try EvdevSource(options: .init(selector: selector, root: inputRoot, grab: inputMode != .shared))
+                var sourceOptions = EvdevSource.Options(selector: selector, root: inputRoot, grab: inputMode != .shared)
+                if inputMode == .filter {
+                    // A panel the filter cannot copy stays the UI's: better
+                    // gestures that also reach the UI than no touch at all.
+                    sourceOptions.grabRefusal = { description in
+                        do throws(TouchFilterError) {
+                            _ = try TouchFilter(device: description)
+                            return nil
+                        } catch {
+                            return error.message
+                        }
+                    }
+                }
+                source = try EvdevSource(options: sourceOptions)
             } catch let error as DeviceOpenError {
                 throw Failure(.unavailable, "cannot set up the input thread: \(error.message)")
             }
@@ -177,10 +195,24 @@ struct RunCommand: ParsableCommand {
             guard let chosen = InputMode(rawValue: mode) else {
                 throw Failure(.usage, "--mode must be shared, grab or filter (got \(mode))")
             }
-            if grab && chosen != .grab { throw Failure(.usage, "--grab and --mode \(mode) disagree") }
+            if grab && chosen == .shared { throw Failure(.usage, "--grab and --mode shared disagree") }
             return chosen
         }
-        return grab ? .grab : configured
+        // --grab asks for at least a grab: filter mode grabs too.
+        return grab && configured == .shared ? .grab : configured
+    }
+
+    /// Filter mode makes the UI's copy of each panel through `/dev/uinput`:
+    /// without write access the grabbed panels would reach the UI not at
+    /// all, so the daemon does not start (69).
+    private func checkUinputWritable() throws {
+        let fd = open("/dev/uinput", O_WRONLY | O_CLOEXEC | O_NONBLOCK)
+        if fd >= 0 {
+            close(fd)
+            return
+        }
+        let reason = String(cString: strerror(errno))
+        throw Failure(.unavailable, "filter mode needs to write /dev/uinput (\(reason)): load the uinput module, and give the daemon's group access (docs/kiosk.md: a udev rule and, under systemd, DeviceAllow=/dev/uinput rw)")
     }
 
     /// A `--device PATH` that exists now must be one the engine can use
@@ -193,6 +225,9 @@ struct RunCommand: ParsableCommand {
     private func checkExplicitDevice(_ path: String) throws {
         switch DeviceDiscovery.open(path) {
         case .success(let description):
+            if isFilterCopy(description) {
+                throw Failure(.dataError, "\(path) \"\(description.name)\" is a filter mode copy for the UI, not a panel to read")
+            }
             if let rejection = engineRejection(of: description) {
                 throw Failure(.dataError, "\(path) \"\(description.name)\" cannot drive the engine: \(rejection)")
             }

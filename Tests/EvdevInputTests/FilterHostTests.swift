@@ -140,4 +140,73 @@ struct FilterHostTests {
         let last = copy.written.withLock { $0.suffix(3).map(\.code) }
         #expect(last.last == EventCode.SYN_REPORT)
     }
+
+    @Test func aPanelNotGrabbedGetsNoCopy() throws {
+        let made = Mutex(0)
+        let h = HostHarness()
+        defer { h.shutdown() }
+        _ = h.onLoop { [h] in
+            h.host.filterHold = 0.08
+            h.host.makeFilterOutput = { _ in made.withLock { $0 += 1 }; return CapturedCopy() }
+            return 0
+        }
+        h.source.push(.attached(AttachedDevice(path: "/dev/input/event4", description: SampleDevices.touchscreen(), grabbed: false)))
+        #expect(h.waitForStatus(["attached", "/dev/input/event4", "Test Panel"]))
+        #expect(made.withLock { $0 } == 0)
+        #expect(h.logs.all.contains { $0.contains("is not grabbed: the UI reads it directly") })
+    }
+
+    @Test func aPanelThatComesBackKeepsItsCopyAndAnotherGetsItsOwn() throws {
+        let made = Mutex<[CapturedCopy]>([])
+        let h = HostHarness()
+        defer { h.shutdown() }
+        _ = h.onLoop { [h] in
+            h.host.filterHold = 0.08
+            h.host.makeFilterOutput = { _ in
+                let copy = CapturedCopy()
+                made.withLock { $0.append(copy) }
+                return copy
+            }
+            return 0
+        }
+        let panel = SampleDevices.touchscreen()
+        let portA = "/dev/input/by-path/pci-0000:00:14.0-usb-0:1:1.0-event"
+        let portB = "/dev/input/by-path/pci-0000:00:14.0-usb-0:2:1.0-event"
+        h.source.push(.attached(AttachedDevice(path: "/dev/input/event4", description: panel, grabbed: true, source: 0, aliases: [portA])))
+        #expect(waitUntil(timeout: 5) { made.withLock { $0.count } == 1 })
+        // A's panel goes; B (alike, another port) comes as source 0, A comes back as source 1.
+        h.source.push(.lost(path: "/dev/input/event4", reason: "the device was removed", source: 0))
+        h.source.push(.attached(AttachedDevice(path: "/dev/input/event5", description: panel, grabbed: true, source: 0, aliases: [portB])),
+                      .attached(AttachedDevice(path: "/dev/input/event6", description: panel, grabbed: true, source: 1, aliases: [portA])))
+        #expect(h.waitForStatus(["attached", "/dev/input/event5", "Test Panel"]))
+        #expect(waitUntil(timeout: 5) { made.withLock { $0.count } == 2 })
+        // A's touches go to A's first copy, B's to the new one.
+        let (_, events) = try liveRecording("back-drag-finish.events", endingAgo: 0.2)
+        let middle = events.map { e -> InputEvent in
+            var e = e
+            if e.code == EventCode.ABS_MT_POSITION_X { e.value = 2000 + e.value / 4 }
+            return e
+        }
+        h.source.push(.events(middle, source: 1))
+        let copies = made.withLock { $0 }
+        #expect(waitUntil(timeout: 5) { copies[0].ended == 1 })
+        #expect(copies[1].begun.isEmpty)
+    }
+
+    @Test func millimetresFromAReloadAreResolvedForTheAttachedPanel() throws {
+        let h = HostHarness()
+        defer { h.shutdown() }
+        h.source.push(.attached(AttachedDevice(path: "/dev/input/event4", description: SampleDevices.touchscreen(), grabbed: false)))
+        #expect(h.waitForStatus(["attached", "/dev/input/event4", "Test Panel"]))
+        var spec = EngineConfiguration.standard
+        spec.transitions[0].physical = PhysicalLengths(edgeMarginMM: 8)
+        let reloaded = spec
+        let margin = h.onLoop { [h] () -> Double in
+            _ = h.host.reload(reloaded)
+            guard case .edgePan(_, _, let margin, _) = h.host.configuration.transitions[0].gesture else { return -1 }
+            return margin
+        }
+        // 8 mm of a 4096-unit axis at 16 units/mm.
+        #expect(abs(margin - 8.0 / (4095.0 / 16.0)) < 1e-3, "\(margin)")
+    }
 }

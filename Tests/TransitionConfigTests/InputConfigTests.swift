@@ -177,11 +177,14 @@ func aBadDeviceListIsNamedAtItsLine(_ value: String, _ fragment: String) {
     let filter = try ConfigLoader.parseDaemon(text: Fixture.input + "mode = \"filter\"\nfilter_hold = 0.12\n", file: "test.toml")
     #expect(filter.input.mode == .filter)
     #expect(filter.input.filterHold == 0.12)
+    // The hold may be set without the mode (for `run --mode filter`).
+    let hold = try ConfigLoader.parseDaemon(text: Fixture.input + "filter_hold = 0.2\n", file: "test.toml")
+    #expect(hold.input.mode == .shared && hold.input.filterHold == 0.2)
     let rendered = ConfigRenderer.render(filter)
     #expect(try ConfigLoader.parseDaemon(text: rendered, file: "rendered.toml") == filter, "\(rendered)")
     for (text, fragment) in [("mode = \"exclusive\"\n", "shared, grab, filter"),
                              ("mode = \"filter\"\nfilter_hold = 2\n", "filter_hold"),
-                             ("filter_hold = 0.1\n", "applies only when mode is filter")] {
+                             ("filter_hold = 0\n", "filter_hold")] {
         do {
             _ = try ConfigLoader.parseDaemon(text: Fixture.input + text, file: "test.toml")
             Issue.record("expected an error for \(text)")

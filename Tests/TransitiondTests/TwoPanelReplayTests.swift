@@ -16,15 +16,16 @@ struct TwoPanelReplayTests {
         var next = 0
     }
 
-    func panel(_ name: String) throws -> Panel {
+    func panel(_ name: String, source: Int) throws -> Panel {
         let recording = try RecordingReader.read(path: ProjectPaths.file("Recordings/\(name).events"))
-        return Panel(assembler: try TouchFrameAssembler(device: recording.description!), events: recording.events)
+        return Panel(assembler: try TouchFrameAssembler(device: recording.description!, source: source),
+                     events: recording.events)
     }
 
     /// Interleaves the panels' events by time (each recording starting at
     /// 0); `lose: (panel, afterEvents)` ends one panel early as a lost device.
     func play(_ names: [String], config: EngineConfiguration, lose: (Int, Int)? = nil) throws -> [TransitionEvent] {
-        var panels = try names.map(panel)
+        var panels = try names.enumerated().map { try panel($0.element, source: $0.offset) }
         var engine = TransitionEngine(configuration: config)
         var out: [TransitionEvent] = []
         let starts = panels.map { $0.events.first?.time ?? 0 }
@@ -41,9 +42,7 @@ struct TwoPanelReplayTests {
             panels[pick].next += 1
             event.time -= starts[pick]
             if panels[pick].assembler.feed(event) {
-                var frame = panels[pick].assembler.frame
-                frame.source = pick
-                engine.process(frame, into: &out)
+                engine.process(panels[pick].assembler.frame, into: &out)
             }
             if let (lost, n) = lose, lost == pick, panels[pick].next == n {
                 engine.processResync(TouchFrame(time: Double(event.time) * 1e-6, contacts: [], source: lost), into: &out)
