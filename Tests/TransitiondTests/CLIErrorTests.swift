@@ -18,6 +18,25 @@ struct CLIErrorTests {
 
     """
 
+    @Test(arguments: [
+        (["--device", "/dev/input/event3", "--device", "/dev/input/event3"], "--device /dev/input/event3 is given twice"),
+        (["--device", "all", "--device", "/dev/input/event3"], "--device auto or all stands alone"),
+        (["--mode", "exclusive"], "--mode must be shared, grab or filter"),
+        (["--grab", "--mode", "shared"], "--grab and --mode shared disagree"),
+    ])
+    func badRunOptionsAreUsageErrors(_ arguments: [String], _ message: String) throws {
+        let result = try runTransitiond(["run"] + arguments + ["--socket", try temporaryFile("usage", "") + ".sock"])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test(.enabled(if: !FileManager.default.fileExists(atPath: "/dev/uinput"), "this machine has /dev/uinput"))
+    func filterModeWithoutUinputDoesNotStart() throws {
+        let result = try runTransitiond(["run", "--mode", "filter", "--socket", try temporaryFile("filter", "") + ".sock"])
+        #expect(result.status == 69, "\(result.stderr)")
+        #expect(result.stderr.contains("filter mode needs to write /dev/uinput"), "\(result.stderr)")
+    }
+
     @Test func malformedEventLineNamesFileAndLine() throws {
         let path = try temporaryFile("bad-line.events", Self.header + "E: 0.000000 0003 0039 0001\nE: 0.001000 0003 zz 5\n")
         let result = try runTransitiond(["replay", "--fast", path])
