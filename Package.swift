@@ -60,6 +60,8 @@ let package = Package(
         ]),
         // libevdev (apt libevdev-dev) as a C module: devices, reading, uinput.
         .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+        // SVG plots of what a replay did (progress, velocity, thresholds, releases). Standard library only.
+        .target(name: "ReplayPlot"),
         // The touch filter: which touches of a grabbed panel the UI gets, as a well-formed
         // multitouch stream for its uinput clone. Pure: no I/O, no clock.
         .target(name: "TouchFilter", dependencies: ["TransitionEngine"]),
@@ -78,7 +80,7 @@ let package = Package(
         .executableTarget(name: "transitiond", dependencies: [
             "TransitionEngine", "Recordings", "TransitionConfig", "EventStream", "Replay", "TransitionServer",
             "StreamClient", "EvdevInput", "LiveInput", "Clocks", "EngineDriving", "SystemSupport", "WireFormat",
-            "ServiceManager", "WebAssets", "TouchFilter",
+            "ServiceManager", "WebAssets", "TouchFilter", "ReplayPlot",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -91,6 +93,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TransitionEngineTests", dependencies: ["TransitionEngine"]),
         .testTarget(name: "TouchFilterTests", dependencies: ["TouchFilter", "TransitionEngine"]),
+        .testTarget(name: "ReplayPlotTests", dependencies: ["ReplayPlot"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "TransitionEngine", "TestSupport"]),
         .testTarget(name: "TransitionServerTests", dependencies: [
             "TransitionServer", "TransitionEngine", "TestSupport",
