@@ -112,6 +112,18 @@ public struct ReplaySession: Sendable {
 
     /// Animation frames due by `time`, without touching the recordings
     /// (a served replay that has not started).
+    /// Collects the engine's explanations (see `Explanation`) from now on.
+    public mutating func explain() {
+        if engine.explanations == nil { engine.explanations = [] }
+    }
+
+    /// The explanations collected since the last call (empty unless `explain()`).
+    public mutating func takeExplanations() -> [Explanation] {
+        guard let taken = engine.explanations, !taken.isEmpty else { return [] }
+        engine.explanations = []
+        return taken
+    }
+
     public mutating func advanceAnimations(to time: Double, into out: inout [TransitionEvent]) {
         engine.advance(to: time, into: &out)
     }

@@ -19,8 +19,11 @@ public struct GestureRecognizer: Sendable, Equatable {
         /// A candidate started (the contacts touched down where the gesture
         /// allows).
         case candidateStarted
-        /// The candidate was dropped or rejected; `why` is for tracing.
-        case candidateDropped(why: String)
+        /// The count reached N but the contacts may not start the gesture
+        /// (too many, or a touch-down outside its start area).
+        case refused(why: Rejection)
+        /// The candidate was dropped or rejected, and why.
+        case candidateDropped(why: Rejection)
         /// The gesture begins: its contacts, reference and travel at this frame.
         case begin(ids: [Int], reference: GestureReference, travel: GestureTravel)
     }
@@ -55,11 +58,11 @@ public struct GestureRecognizer: Sendable, Equatable {
             if count < n { return .none }
             if count > n {
                 state = .blocked
-                return .none
+                return .refused(why: .tooManyContacts(count: count, fingers: n))
             }
             for c in contacts where !kind.acceptsTouchDown(x: c.downX, y: c.downY) {
                 state = .blocked
-                return .none
+                return .refused(why: kind.touchDownRejection(x: c.downX, y: c.downY) ?? .contactsChanged)
             }
             state = .candidate(ids: contacts.map(\.id), reference: GestureReference(of: contacts))
             return .candidateStarted
@@ -69,21 +72,21 @@ public struct GestureRecognizer: Sendable, Equatable {
         case .candidate(let ids, let reference):
             if count < n {
                 state = .waiting
-                return .candidateDropped(why: "contact lifted before activation")
+                return .candidateDropped(why: .liftedBeforeActivation)
             }
             if count > n {
                 state = .blocked
-                return .candidateDropped(why: "more than \(n) contacts before activation")
+                return .candidateDropped(why: .tooManyContacts(count: count, fingers: n))
             }
             guard let current = TransitionMachine.owned(ids, in: contacts) else {
                 state = .blocked
-                return .candidateDropped(why: "contacts changed before activation")
+                return .candidateDropped(why: .contactsChanged)
             }
             let travel = GestureTravel.measure(kind, from: reference, to: current, distance: distance)
             if travel.inward < activation { return .none }
             state = .blocked
             if travel.sideways > travel.inward {
-                return .candidateDropped(why: "moved more sideways than along the gesture")
+                return .candidateDropped(why: .sideways(sideways: travel.sideways, along: travel.inward))
             }
             return .begin(ids: ids, reference: reference, travel: travel)
         }

@@ -42,6 +42,13 @@ public struct TransitionEngine: Sendable {
     /// Called with a line for every state change worth tracing (debug level).
     public var trace: (@Sendable (String) -> Void)?
 
+    /// Why it did what it did (touch-downs, candidates, rejections,
+    /// decisions), appended here while not nil; the caller takes them.
+    public var explanations: [Explanation]?
+    /// Contacts seen in each source's last frame, to tell touch-downs
+    /// (kept only while explaining).
+    private var seen: [Int: [Int]] = [:]
+
     public init(configuration: EngineConfiguration) {
         self.configuration = configuration
         self.machines = configuration.transitions.map {
@@ -66,6 +73,7 @@ public struct TransitionEngine: Sendable {
         if !staleLengths.isEmpty { refreshStaleLengths() }
         now = max(now, frame.time)
         let source = frame.source
+        if explanations != nil { noteTouchDowns(frame) }
         // Forget claims on lifted contacts.
         if !claimed.isEmpty {
             claimed.removeAll { touch in
@@ -82,7 +90,10 @@ public struct TransitionEngine: Sendable {
         for c in frame.contacts where !claimed.contains(ClaimedTouch(source: source, id: c.id)) { free.append(c) }
         for i in machines.indices where !machines[i].isInteracting {
             if machines.count > liveCount && !takesNewTouches(i) { continue }
-            if i < liveCount && !configuration.transitions[i].enabled { continue }
+            if i < liveCount && !configuration.transitions[i].enabled {
+                if touchedDown { explanations?.append(.rejected(transition: i, time: frame.time, why: .disabled)) }
+                continue
+            }
             if let bound = configuration.transitions[i].device, !(sourceNames[source]?.contains(bound) ?? false) { continue }
             let action = machines[i].handleFrame(frame, free: free)
             if case .began(_, let ids) = action {
@@ -96,6 +107,20 @@ public struct TransitionEngine: Sendable {
         while fingersDown.count <= source { fingersDown.append(0) }
         fingersDown[source] = free.count
         dropRetiredIfIdle()
+    }
+
+    /// Whether the frame being processed has a touch-down (while explaining).
+    private var touchedDown = false
+
+    /// Notes the frame's new contacts as touch-downs.
+    private mutating func noteTouchDowns(_ frame: TouchFrame) {
+        let before = seen[frame.source] ?? []
+        touchedDown = false
+        for c in frame.contacts where !before.contains(c.id) {
+            explanations?.append(.touchDown(time: frame.time, source: frame.source, x: c.downX, y: c.downY))
+            touchedDown = true
+        }
+        seen[frame.source] = frame.contacts.map(\.id)
     }
 
     // MARK: Sources
@@ -140,7 +165,7 @@ public struct TransitionEngine: Sendable {
         }
         switch action {
         case .began, .changed, .ended: return lastPosition[i]
-        case .none, .trace, .animating, .ran, .abandoned, .refused, .bug: return nil
+        case .none, .considered, .passedOver, .animating, .ran, .abandoned, .refused, .bug: return nil
         }
     }
 
@@ -471,14 +496,23 @@ public struct TransitionEngine: Sendable {
         switch action {
         case .none:
             return
-        case .trace(let line):
-            trace?("\(configuration.transitions[i].name): \(line) at \(time)")
+        case .considered:
+            trace?("\(configuration.transitions[i].name): candidate started at \(time)")
+            explanations?.append(.candidate(transition: i, time: time))
+        case .passedOver(let why):
+            trace?("\(configuration.transitions[i].name): passed over at \(time): \(why.text)")
+            explanations?.append(.rejected(transition: i, time: time, why: why))
         case .began(let p, _):
             trace?("\(configuration.transitions[i].name): began at \(time), progress \(p)")
             emit(.began, i, time, p, 0, into: &events)
         case .changed(let p, let v):
             emit(.changed, i, time, p, v, into: &events)
-        case .ended(let p, let v, let decision, let reason, let completesNow):
+        case .ended(let p, let v, let decision, let reason, let completesNow, let peak):
+            if explanations != nil {
+                let cause = DecisionCause.of(progress: p, velocity: v, reason: reason, spec: configuration.transitions[i])
+                explanations?.append(.decided(transition: i, time: time, decision: decision, cause: cause,
+                                              progress: p, velocity: v, peak: peak))
+            }
             trace?("\(configuration.transitions[i].name): ended at \(time), \(decision) (\(reason)), p \(p), v \(v)")
             emit(.ended, i, time, p, v, decision: decision, reason: reason, into: &events)
             if completesNow {

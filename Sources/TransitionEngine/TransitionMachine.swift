@@ -17,6 +17,8 @@ public struct TransitionMachine: Sendable {
         public var estimator: VelocityEstimator
         /// Driven by `drive` commands rather than by contacts.
         public var driven: Bool = false
+        /// The highest progress reached.
+        public var peak: Double = 0
         /// The touchscreen whose contacts drive it.
         public var source: Int = 0
     }
@@ -31,15 +33,18 @@ public struct TransitionMachine: Sendable {
 
     public enum Action: Sendable, Equatable {
         case none
-        /// Something worth a debug line (a candidate started or was dropped).
-        case trace(String)
+        /// A candidate started.
+        case considered
+        /// A touch-down passed over, or a candidate dropped, and why.
+        case passedOver(Rejection)
         /// The transition begins (or an animation was caught) at `progress`;
         /// `ids` are the contacts it now owns.
         case began(progress: Double, ids: [Int])
         case changed(progress: Double, velocity: Double)
         /// The interaction ended with a decision. If `completesNow`, there is
         /// nothing to animate and `finished`/`cancelled` follows at once.
-        case ended(progress: Double, velocity: Double, decision: Decision, reason: EndReason, completesNow: Bool)
+        case ended(progress: Double, velocity: Double, decision: Decision, reason: EndReason, completesNow: Bool,
+                   peak: Double)
         /// One animation frame; `completes` is set on the last one.
         case animating(progress: Double, velocity: Double, target: Double, completes: Decision?)
         /// A `run` command started a non-interactive transition from 0: it
@@ -160,6 +165,7 @@ public struct TransitionMachine: Sendable {
             let previous = interaction.progress
             interaction.estimator.add(time: frame.time, progress: p)
             interaction.progress = p
+            interaction.peak = max(interaction.peak, p)
             let velocity = p == previous ? 0 : interaction.estimator.releaseVelocity(at: frame.time)
             state = .interacting(interaction)
             if p == previous { return .none }
@@ -220,6 +226,7 @@ public struct TransitionMachine: Sendable {
             let previous = interaction.progress
             interaction.estimator.add(time: time, progress: p)
             interaction.progress = p
+            interaction.peak = max(interaction.peak, p)
             let velocity = interaction.estimator.releaseVelocity(at: time)
             state = .interacting(interaction)
             return p == previous ? .none : .changed(progress: p, velocity: velocity)
@@ -324,12 +331,12 @@ public struct TransitionMachine: Sendable {
         case .none:
             return .none
         case .candidateStarted:
-            return .trace("candidate started")
-        case .candidateDropped(let why):
-            return .trace("candidate dropped: \(why)")
+            return .considered
+        case .refused(let why), .candidateDropped(let why):
+            return .passedOver(why)
         case .begin(let ids, let reference, let travel):
             if wasAnimating && animation == nil {
-                return .trace("gesture ignored: animating and not interruptible")
+                return .passedOver(.notInterruptible)
             }
             var offset = 0.0
             var p = clamp01(travel.progress)
@@ -341,7 +348,7 @@ public struct TransitionMachine: Sendable {
             var estimator = VelocityEstimator()
             estimator.add(time: frame.time, progress: p)
             state = .interacting(Interaction(ids: ids, reference: reference, offset: offset,
-                                             progress: p, estimator: estimator, source: frame.source))
+                                             progress: p, estimator: estimator, peak: p, source: frame.source))
             return .began(progress: p, ids: ids)
         }
     }
@@ -360,7 +367,7 @@ public struct TransitionMachine: Sendable {
         let completesNow = animation.isEmpty
         state = completesNow ? .idle : .animating(animation, decision)
         return .ended(progress: interaction.progress, velocity: velocity, decision: decision,
-                      reason: reason, completesNow: completesNow)
+                      reason: reason, completesNow: completesNow, peak: max(interaction.peak, interaction.progress))
     }
 }
 

@@ -48,6 +48,9 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "NDJSON on stdout even on a terminal.")
     var json = false
 
+    @Flag(help: "With --fast: say why, for each touch-down and each decision (which transitions considered it, why each passed over it, whether a flick or the threshold decided). Text on stdout; with --json the events on stdout and explain lines on stderr.")
+    var explain = false
+
     @Flag(help: "Trace the engine's state changes on stderr.")
     var verbose = false
 
@@ -99,6 +102,13 @@ struct ReplayCommand: ParsableCommand {
             if verbose {
                 session.trace { StandardError.write("transitiond: debug: \($0)\n") }
             }
+            if explain {
+                guard fast, socket == nil else {
+                    throw Failure(.usage, "--explain works with --fast (and without --socket)")
+                }
+                try runExplained(session, configuration: configuration, geometry: session.geometry)
+                return
+            }
             if let socket {
                 let logger = ServerRunner.logger(verbose: verbose)
                 var options = serverOptions(daemon.server, socket: socket, webSocket: try parseWebSocketFlag(websocket),
@@ -145,6 +155,41 @@ struct ReplayCommand: ParsableCommand {
             if out.closed && out.error != EPIPE {
                 throw Failure(.ioError, "stdout: write failed (errno \(out.error))")
             }
+        }
+    }
+
+    /// `--fast --explain`: the explanation as text on stdout, or with
+    /// `--json` the events on stdout and `explain` lines on stderr.
+    private func runExplained(_ prepared: ReplaySession, configuration: EngineConfiguration,
+                              geometry: ScreenGeometry) throws {
+        var session = prepared
+        session.explain()
+        let text = ExplanationText(configuration: configuration)
+        let encoder = EventEncoder(configuration: configuration)
+        var out = StandardOutput()
+        var err = StandardOutput(fd: 2)
+        let writer = JSONWriter(capacity: 1 << 16)
+        let notes = JSONWriter(capacity: 1 << 12)
+        if json { encoder.hello(active: [], geometry: geometry, into: writer) }
+        var events: [TransitionEvent] = []
+        while !session.isFinished && !out.closed {
+            session.step(into: &events)
+            for explanation in session.takeExplanations() {
+                if json {
+                    text.json(explanation, into: notes)
+                } else {
+                    out.write(text.line(explanation) + "\n")
+                }
+            }
+            if json {
+                for event in events { encoder.encode(event, into: writer) }
+                out.write(writer)
+                err.write(notes)
+            }
+            events.removeAll(keepingCapacity: true)
+        }
+        if out.closed && out.error != EPIPE {
+            throw Failure(.ioError, "stdout: write failed (errno \(out.error))")
         }
     }
 

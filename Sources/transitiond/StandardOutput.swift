@@ -3,15 +3,18 @@ import Glibc
 #endif
 import EventStream
 
-/// Buffered writes of bytes to stdout. A reader that goes away (EPIPE) ends
-/// the output quietly; other errors are reported once.
+/// Buffered writes of bytes to stdout (or another descriptor, e.g. 2). A
+/// reader that goes away (EPIPE) ends the output quietly; other errors are
+/// reported once.
 struct StandardOutput {
     private(set) var closed = false
     private(set) var error: Int32 = 0
+    private let fd: Int32
 
     static var isTerminal: Bool { isatty(1) == 1 }
 
-    init() {
+    init(fd: Int32 = 1) {
+        self.fd = fd
         signal(SIGPIPE, SIG_IGN)
     }
 
@@ -31,7 +34,7 @@ struct StandardOutput {
         guard !closed, buffer.count > 0 else { return }
         var offset = 0
         while offset < buffer.count {
-            let n = Glibc.write(1, buffer.baseAddress! + offset, buffer.count - offset)
+            let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
             if n > 0 {
                 offset += n
             } else if n < 0 && errno == EINTR {
