@@ -265,10 +265,16 @@ static void mt_resync(struct mt *m, int fd, double t)
 		__s32 values[SLOTS];
 	} slots = {.code = ABS_MT_TRACKING_ID};
 	unsigned char keys[KEY_MAX / 8 + 1] = {0};
-	if (ioctl(fd, EVIOCGMTSLOTS(sizeof slots), &slots) < 0 || ioctl(fd, EVIOCGKEY(sizeof keys), keys) < 0)
-		return;
 	struct input_absinfo slot;
+	if (ioctl(fd, EVIOCGMTSLOTS(sizeof slots), &slots) < 0 || ioctl(fd, EVIOCGKEY(sizeof keys), keys) < 0
+	    || ioctl(fd, EVIOCGABS(ABS_MT_SLOT), &slot) < 0)
+		return;
+	/* Only the device's slots are filled in. */
+	int count = slot.maximum + 1 < SLOTS ? slot.maximum + 1 : SLOTS;
 	for (int i = 0; i < SLOTS; i++) {
+		if (i >= count) {
+			slots.values[i] = -1;
+		}
 		long id = slots.values[i];
 		if (m->active[i] >= 0 && (id < 0 || m->touches[m->active[i]].id != id)) {
 			m->touches[m->active[i]].ended = 1;
@@ -279,8 +285,7 @@ static void mt_resync(struct mt *m, int fd, double t)
 			mt_begin(m, i, id, t);
 	}
 	m->btn_touch = (keys[BTN_TOUCH / 8] >> (BTN_TOUCH % 8)) & 1;
-	if (ioctl(fd, EVIOCGABS(ABS_MT_SLOT), &slot) == 0)
-		m->slot = slot.value;
+	m->slot = slot.value;
 }
 
 int cmd_mtwatch(const char *node)
