@@ -69,7 +69,7 @@ let package = Package(
         .target(name: "EvdevInput", dependencies: ["CLibevdev", "Clocks", "SystemSupport", "TransitionEngine"]),
         // Live input served: the device host of the socket server.
         .target(name: "LiveInput", dependencies: [
-            "Clocks", "EngineDriving", "EvdevInput", "TouchFilter", "TransitionServer", "TransitionEngine",
+            "Clocks", "EngineDriving", "EvdevInput", "Recordings", "TouchFilter", "TransitionServer", "TransitionEngine",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -110,7 +110,7 @@ let package = Package(
         .testTarget(name: "StreamClientTests", dependencies: ["StreamClient", "WireFormat", "EventStream", "TransitionEngine", "TestSupport"]),
         .testTarget(name: "EvdevInputTests", dependencies: [
             "EvdevInput", "LiveInput", "Clocks", "CLibevdev", "TransitionEngine", "Recordings", "TransitionServer", "TestSupport",
-            "TransitionConfig", "TouchFilter",
+            "TransitionConfig", "TouchFilter", "Replay",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),

@@ -6,6 +6,7 @@ import EngineDriving
 import Logging
 import NIOCore
 import EvdevInput
+import Recordings
 import TouchFilter
 import TransitionEngine
 import TransitionServer
@@ -59,6 +60,32 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
     /// Whether several touchscreens are selected (`--device all` or a list):
     /// then `hello` lists them. Set by the CLI.
     public var selectsSeveral = false
+
+    // MARK: Flight recorder
+
+    /// `[input] flight_recorder`: seconds of raw input kept per panel for
+    /// `dump` (0: none). Set by the CLI before `start`.
+    public var flightRecorderSeconds: Double = 0
+    /// Per source: the ring, and the panel it records (kept after the panel
+    /// goes, so a dump shows what led to a loss).
+    private var recorders: [Int: (recorder: FlightRecorder, device: AttachedDevice)] = [:]
+
+    public func flightRecordings() -> [FlightRecording]? {
+        guard flightRecorderSeconds > 0 else { return nil }
+        return recorders.sorted { $0.key < $1.key }.map { source, entry in
+            let dump = entry.recorder.dump()
+            var description = entry.device.description
+            if let slot = dump.slot, var info = description.absInfo[EventCode.ABS_MT_SLOT] {
+                info.value = slot
+                description.absInfo[EventCode.ABS_MT_SLOT] = info
+            }
+            let text = String(decoding: EvemuWriter.write(description: description, events: dump.events), as: UTF8.self)
+            return FlightRecording(source: source, path: entry.device.path, events: dump.events.count, evemu: text)
+        }
+    }
+
+    /// The bytes each panel's ring holds now (for tests and logs).
+    public var flightRecorderBytes: [Int: Int] { recorders.mapValues { $0.recorder.bytes } }
 
     // MARK: Filter mode
 
@@ -259,6 +286,10 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
         guard var frames = assemblers.removeValue(forKey: source) else { return }
         let filter = filters[source]
         counters.inputEvents += input.count
+        if flightRecorderSeconds > 0, var entry = recorders.removeValue(forKey: source) {
+            for event in input { entry.recorder.append(event) }
+            recorders[source] = entry
+        }
         for event in input {
             if event.type == EventCode.EV_SYN && event.code == EventCode.SYN_DROPPED {
                 resyncPending.insert(source)
@@ -334,6 +365,9 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
         }
         devices[source] = attached
         engine.nameSource(source, attached.names)
+        if flightRecorderSeconds > 0 {
+            recorders[source] = (FlightRecorder(seconds: flightRecorderSeconds), attached)
+        }
         if let hold = filterHold { setUpFilter(for: attached, hold: hold) }
         resyncPending.remove(source)
         counters.attaches += 1

@@ -48,6 +48,7 @@ enum ConfigBuilder {
         }
         return InputSettings(device: devices, mode: section.choice("mode", as: InputMode.self),
                              filterHold: section.number("filter_hold"),
+                             flightRecorder: section.number("flight_recorder"),
                              rotation: rotation, flipX: section.boolean("flip_x"),
                              flipY: section.boolean("flip_y"), calibration: calibration)
     }

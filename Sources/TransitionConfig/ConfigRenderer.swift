@@ -87,6 +87,7 @@ enum ConfigRenderer {
             ("flip_y", .boolean(input.flipY)),
         ]
         entries.append(("filter_hold", .number(input.filterHold)))
+        entries.append(("flight_recorder", .number(input.flightRecorder)))
         if let calibration = input.calibration { entries.append(("calibration", .array(calibration.map { .number($0) }))) }
         return entries
     }

@@ -78,6 +78,8 @@ public struct InputSettings: Sendable, Equatable {
     /// `filter_hold`: seconds a touch in a gesture's start area is held
     /// back from the UI in filter mode.
     public var filterHold: Double
+    /// `flight_recorder`: seconds of raw input kept per panel for `dump` (0: off).
+    public var flightRecorder: Double
     /// `rotation`: the panel's mounting angle, clockwise.
     public var rotation: ScreenGeometry.Rotation
     /// `flip_x`, `flip_y`: mirror the screen's axes.
@@ -88,11 +90,13 @@ public struct InputSettings: Sendable, Equatable {
     public var calibration: [Double]?
 
     public init(device: [String] = ["auto"], mode: InputMode = .shared, filterHold: Double = 0.08,
+                flightRecorder: Double = 30,
                 rotation: ScreenGeometry.Rotation = .none, flipX: Bool = false,
                 flipY: Bool = false, calibration: [Double]? = nil) {
         self.device = device
         self.mode = mode
         self.filterHold = filterHold
+        self.flightRecorder = flightRecorder
         self.rotation = rotation
         self.flipX = flipX
         self.flipY = flipY

@@ -14,6 +14,8 @@ public enum ClientCommand: Sendable, Equatable {
     case enable(transition: String, enabled: Bool)
     /// Re-read the config (as SIGHUP does).
     case reload
+    /// The flight recorder's last seconds of raw input, as evemu recordings.
+    case dump
 
     /// The command's name, as in `{"cmd":NAME}`.
     public var name: String {
@@ -27,6 +29,7 @@ public enum ClientCommand: Sendable, Equatable {
         case .cancel: return "cancel"
         case .enable: return "enable"
         case .reload: return "reload"
+        case .dump: return "dump"
         }
     }
 
@@ -34,7 +37,8 @@ public enum ClientCommand: Sendable, Equatable {
     public var changesState: Bool {
         switch self {
         case .subscribe, .ping, .state: return false
-        case .run, .drive, .release, .cancel, .enable, .reload: return true
+        // `dump` changes nothing, but what the panel saw is for allowed peers only.
+        case .run, .drive, .release, .cancel, .enable, .reload, .dump: return true
         }
     }
 }
@@ -113,6 +117,8 @@ public enum CommandDecoder {
             return .success((.state, id))
         case "reload":
             return .success((.reload, id))
+        case "dump":
+            return .success((.dump, id))
         case "subscribe":
             guard let field = value["transitions"] else { return .success((.subscribe(transitions: []), id)) }
             if case .null = field { return .success((.subscribe(transitions: []), id)) }

@@ -36,9 +36,29 @@ public protocol EngineHost: AnyObject {
     /// The panel geometry in force (said in `hello` and `state` unless it is
     /// the identity), if any.
     var geometry: ScreenGeometry? { get }
+    /// The flight recorder's recordings (`dump`), one per panel, as evemu
+    /// text; nil when the host has none (a replay, or the recorder is off).
+    func flightRecordings() -> [FlightRecording]?
+}
+
+/// One panel's last seconds of raw input, for `dump`.
+public struct FlightRecording: Sendable, Equatable {
+    public var source: Int
+    public var path: String
+    public var events: Int
+    /// An evemu 1.3 recording with the panel's description.
+    public var evemu: String
+
+    public init(source: Int, path: String, events: Int, evemu: String) {
+        self.source = source
+        self.path = path
+        self.events = events
+        self.evemu = evemu
+    }
 }
 
 extension EngineHost {
     public var geometry: ScreenGeometry? { nil }
+    public func flightRecordings() -> [FlightRecording]? { nil }
     public func prepare(emit: @escaping ([TransitionEvent]) -> Void) {}
 }

@@ -18,6 +18,8 @@ public enum ErrorCode: String, Sendable, Equatable {
     case backlog
     /// A `reload` found the config unusable; the old one stays.
     case badConfig = "bad-config"
+    /// The daemon cannot do it here (a `dump` of a replay, or with the flight recorder off).
+    case unavailable
 
     /// The engine's refusal of a command, as the client is told.
     public init(_ refusal: CommandRefusal) {

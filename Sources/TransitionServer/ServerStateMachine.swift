@@ -245,6 +245,8 @@ public struct ServerStateMachine: Sendable {
         /// Encode the engine's snapshot as a `state` line (with the id) and
         /// hand it back with `reply`.
         case sendState(ClientID, RequestID?)
+        /// Reply to `dump` with the host's flight recordings.
+        case sendDump(ClientID, RequestID?)
         /// Start feeding the engine (once).
         case startInput
         /// Stop the input, ending what is in flight; report with `inputStopped`.
@@ -667,6 +669,8 @@ public struct ServerStateMachine: Sendable {
             reply(id, ReplyLines.simple("pong", cmd: nil, id: requestID), into: &actions)
         case .state:
             actions.append(.sendState(id, requestID))
+        case .dump:
+            actions.append(.sendDump(id, requestID))
         case .subscribe(let transitions):
             var filter = Set<Int>()
             for name in transitions {

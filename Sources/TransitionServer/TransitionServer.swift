@@ -229,6 +229,29 @@ public final class TransitionServer: @unchecked Sendable {
             encoder.hello(type: "state", active: host.snapshot(), seq: host.lastSeq, extra: host.helloExtra, geometry: host.geometry, devices: host.helloDevices, into: writer)
             let line = ReplyLines.withID(ReplyLines.buffer(writer), requestID)
             input { $0.reply(id, line, into: &$1) }
+        case .sendDump(let id, let requestID):
+            guard let recordings = host.flightRecordings() else {
+                let line = ReplyLines.error(.unavailable, "no flight recorder here: it records a live panel ([input] flight_recorder, on by default in run)", id: requestID)
+                input { $0.reply(id, line, into: &$1) }
+                return
+            }
+            writer.reset()
+            writer.raw("{\"type\":\"dump\",\"recordings\":[")
+            for (k, recording) in recordings.enumerated() {
+                if k > 0 { writer.raw(",") }
+                writer.raw("{\"source\":")
+                writer.integer(recording.source)
+                writer.raw(",\"path\":")
+                writer.string(recording.path)
+                writer.raw(",\"events\":")
+                writer.integer(recording.events)
+                writer.raw(",\"evemu\":")
+                writer.string(recording.evemu)
+                writer.raw("}")
+            }
+            writer.raw("]}\n")
+            let line = ReplyLines.withID(ReplyLines.buffer(writer), requestID)
+            input { $0.reply(id, line, into: &$1) }
         case .startInput:
             host.start(emit: { [self] events in engineEmitted(events) },
                        finished: { [self] in input { $0.inputFinished(into: &$1) } })

@@ -137,6 +137,7 @@ struct RunCommand: ParsableCommand {
                 host.geometryFor = { path in input.geometry(deviceCalibration: UdevProperties.calibration(forDeviceAt: path)) }
                 host.statusChanged = { service.inputChanged($0) }
                 if inputMode == .filter { host.filterHold = input.filterHold }
+                host.flightRecorderSeconds = input.flightRecorder
                 switch selector {
                 case .all: host.selectsSeveral = true
                 case .paths(let paths): host.selectsSeveral = paths.count > 1

@@ -82,6 +82,7 @@ private struct Script {
         case .close(let id): return "close \(id.number)"
         case .perform(let r): return "perform \(r.client.map { "\($0.number)" } ?? "-") \(r.command) on \(r.transition)"
         case .sendState(let id, _): return "state \(id.number)"
+        case .sendDump(let id, _): return "dump \(id.number)"
         case .reload(let id, _): return "reload \(id.map { "\($0.number)" } ?? "-")"
         case .startInput: return "start-input"
         case .stopInput: return "stop-input"
