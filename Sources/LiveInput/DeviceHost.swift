@@ -66,6 +66,8 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
     /// `[input] flight_recorder`: seconds of raw input kept per panel for
     /// `dump` (0: none). Set by the CLI before `start`.
     public var flightRecorderSeconds: Double = 0
+    /// `[input] flight_recorder_bytes`: its memory bound per panel.
+    public var flightRecorderBytes = FlightRecorder.defaultLimitBytes
     /// Per source: the ring, and the panel it records (kept after the panel
     /// goes, so a dump shows what led to a loss).
     private var recorders: [Int: (recorder: FlightRecorder, device: AttachedDevice)] = [:]
@@ -85,7 +87,7 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
     }
 
     /// The bytes each panel's ring holds now (for tests and logs).
-    public var flightRecorderBytes: [Int: Int] { recorders.mapValues { $0.recorder.bytes } }
+    public var flightRecorderHeld: [Int: Int] { recorders.mapValues { $0.recorder.bytes } }
 
     // MARK: Filter mode
 
@@ -366,7 +368,7 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
         devices[source] = attached
         engine.nameSource(source, attached.names)
         if flightRecorderSeconds > 0 {
-            recorders[source] = (FlightRecorder(seconds: flightRecorderSeconds), attached)
+            recorders[source] = (FlightRecorder(seconds: flightRecorderSeconds, limitBytes: flightRecorderBytes), attached)
         }
         if let hold = filterHold { setUpFilter(for: attached, hold: hold) }
         resyncPending.remove(source)

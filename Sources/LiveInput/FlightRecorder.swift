@@ -20,6 +20,9 @@ public struct FlightRecorder: Sendable {
     private var ring: [InputEvent] = []
     private var head = 0
     public private(set) var count = 0
+    /// Whether anything was dropped yet: until then the ring holds all
+    /// since the panel was attached, with no finger down at its start.
+    public private(set) var hasDropped = false
 
     /// A ring of the last `seconds` of events, at most `limitBytes` of them.
     public init(seconds: Double, limitBytes: Int = FlightRecorder.defaultLimitBytes) {
@@ -42,6 +45,7 @@ public struct FlightRecorder: Sendable {
             ring[(head + count) % capacity] = event
             if count == capacity {
                 head = (head + 1) % capacity
+                hasDropped = true
             } else {
                 count += 1
             }
@@ -51,13 +55,15 @@ public struct FlightRecorder: Sendable {
         while count > 0 && ring[head].time < oldest {
             head = (head + 1) % capacity
             count -= 1
+            hasDropped = true
         }
     }
 
-    /// What a dump holds: the kept events from the first moment no finger
-    /// was down (a frame that ends with `BTN_TOUCH` 0: a gesture cut by the
-    /// ring's start is left out, not replayed half), and the multitouch
-    /// slot selected at that moment (a recording starts from its
+    /// What a dump holds: everything since the panel was attached while
+    /// nothing was dropped; else the kept events from the first moment no
+    /// finger was down (a frame that ends with `BTN_TOUCH` 0: a gesture cut
+    /// by the ring's start is left out, not replayed half), and the
+    /// multitouch slot selected at that moment (a recording starts from its
     /// description's `ABS_MT_SLOT` value). A device that never reports
     /// `BTN_TOUCH` starts at its first whole frame.
     public struct Dump: Sendable, Equatable {
@@ -67,6 +73,12 @@ public struct FlightRecorder: Sendable {
 
     /// The dump of what is kept now.
     public func dump() -> Dump {
+        if !hasDropped {
+            var all: [InputEvent] = []
+            all.reserveCapacity(count)
+            for k in 0..<count { all.append(ring[(head + k) % capacity]) }
+            return Dump(events: all, slot: nil)
+        }
         var slot: Int32? = nil
         var touching: Bool? = nil
         var firstFrame: Int? = nil
@@ -99,5 +111,6 @@ public struct FlightRecorder: Sendable {
         ring.removeAll(keepingCapacity: true)
         head = 0
         count = 0
+        hasDropped = false
     }
 }

@@ -49,6 +49,7 @@ enum ConfigBuilder {
         return InputSettings(device: devices, mode: section.choice("mode", as: InputMode.self),
                              filterHold: section.number("filter_hold"),
                              flightRecorder: section.number("flight_recorder"),
+                             flightRecorderBytes: section.integer("flight_recorder_bytes"),
                              rotation: rotation, flipX: section.boolean("flip_x"),
                              flipY: section.boolean("flip_y"), calibration: calibration)
     }

@@ -88,6 +88,7 @@ enum ConfigRenderer {
         ]
         entries.append(("filter_hold", .number(input.filterHold)))
         entries.append(("flight_recorder", .number(input.flightRecorder)))
+        entries.append(("flight_recorder_bytes", .integer(input.flightRecorderBytes)))
         if let calibration = input.calibration { entries.append(("calibration", .array(calibration.map { .number($0) }))) }
         return entries
     }

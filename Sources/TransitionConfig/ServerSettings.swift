@@ -80,6 +80,8 @@ public struct InputSettings: Sendable, Equatable {
     public var filterHold: Double
     /// `flight_recorder`: seconds of raw input kept per panel for `dump` (0: off).
     public var flightRecorder: Double
+    /// `flight_recorder_bytes`: the most memory it takes per panel.
+    public var flightRecorderBytes: Int
     /// `rotation`: the panel's mounting angle, clockwise.
     public var rotation: ScreenGeometry.Rotation
     /// `flip_x`, `flip_y`: mirror the screen's axes.
@@ -90,13 +92,14 @@ public struct InputSettings: Sendable, Equatable {
     public var calibration: [Double]?
 
     public init(device: [String] = ["auto"], mode: InputMode = .shared, filterHold: Double = 0.08,
-                flightRecorder: Double = 30,
+                flightRecorder: Double = 30, flightRecorderBytes: Int = 4 << 20,
                 rotation: ScreenGeometry.Rotation = .none, flipX: Bool = false,
                 flipY: Bool = false, calibration: [Double]? = nil) {
         self.device = device
         self.mode = mode
         self.filterHold = filterHold
         self.flightRecorder = flightRecorder
+        self.flightRecorderBytes = flightRecorderBytes
         self.rotation = rotation
         self.flipX = flipX
         self.flipY = flipY

@@ -138,6 +138,7 @@ struct RunCommand: ParsableCommand {
                 host.statusChanged = { service.inputChanged($0) }
                 if inputMode == .filter { host.filterHold = input.filterHold }
                 host.flightRecorderSeconds = input.flightRecorder
+                host.flightRecorderBytes = input.flightRecorderBytes
                 switch selector {
                 case .all: host.selectsSeveral = true
                 case .paths(let paths): host.selectsSeveral = paths.count > 1

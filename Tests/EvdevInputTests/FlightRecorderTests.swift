@@ -46,6 +46,9 @@ struct FlightRecorderTests {
 
     @Test func aDumpStartsWhenNoFingerIsDownAndSaysTheSlot() {
         var ring = FlightRecorder(seconds: 10)
+        // Something older than the window: the ring has dropped input, so
+        // it no longer starts at the attach.
+        ring.append(InputEvent(time: -20_000_000, type: 0, code: 0, value: 0))
         var all: [InputEvent] = []
         all += frame(0, x: 10, down: true, slot: 3)      // a touch already down when the window starts
         all += frame(10_000, x: 11, down: false)        // it lifts: the first quiet moment
@@ -58,6 +61,14 @@ struct FlightRecorderTests {
         #expect(dump.events.first == InputEvent(time: 20_000, type: 3, code: EventCode.ABS_MT_POSITION_X, value: 12))
         #expect(!dump.events.contains { $0.code == EventCode.SYN_DROPPED && $0.type == 0 })
         #expect(dump.events.count == 6)
+    }
+
+    @Test func aRingThatDroppedNothingDumpsAllSinceTheAttach() {
+        var ring = FlightRecorder(seconds: 10)
+        let events = frame(0, x: 10, down: true, slot: 3) + frame(10_000, x: 11, down: false)
+        for e in events { ring.append(e) }
+        #expect(!ring.hasDropped)
+        #expect(ring.dump().events == events)
     }
 
     @Test func aDumpReplaysToTheTransitionsTheDaemonStreamed() throws {
