@@ -86,6 +86,9 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
+        // The live path's cost per event with the flight recorder and the touch filter (bench/LivePath).
+        .executableTarget(name: "bench-live-path", dependencies: ["LiveInput", "Recordings", "TouchFilter", "TransitionEngine"],
+                          path: "bench/LivePath"),
         // The Swift client example of docs/examples (built with the package, so it keeps compiling).
         .executableTarget(name: "stream-client-example", dependencies: ["StreamClient"], path: "docs/examples/swift"),
         // Test support shared by the test targets: project paths, the real binary run as a process,

@@ -17,6 +17,8 @@ public struct FlightRecorder: Sendable {
 
     public let seconds: Double
     public let capacity: Int
+    /// `seconds` in the events' microseconds.
+    private let window: Int64
     private var ring: [InputEvent] = []
     private var head = 0
     public private(set) var count = 0
@@ -26,8 +28,9 @@ public struct FlightRecorder: Sendable {
 
     /// A ring of the last `seconds` of events, at most `limitBytes` of them.
     public init(seconds: Double, limitBytes: Int = FlightRecorder.defaultLimitBytes) {
-        self.seconds = seconds.isFinite && seconds > 0 ? seconds : 0
+        self.seconds = seconds.isFinite && seconds > 0 ? min(seconds, 1e9) : 0
         capacity = max(1, limitBytes / Self.eventSize)
+        window = Int64(self.seconds * 1e6)
     }
 
     /// The bytes the kept events take (never more than the limit).
@@ -42,18 +45,22 @@ public struct FlightRecorder: Sendable {
             ring.append(event)
             count += 1
         } else {
-            ring[(head + count) % capacity] = event
+            var i = head + count
+            if i >= capacity { i -= capacity }
+            ring[i] = event
             if count == capacity {
-                head = (head + 1) % capacity
+                head += 1
+                if head == capacity { head = 0 }
                 hasDropped = true
             } else {
                 count += 1
             }
         }
         // Older than the time bound: out (events come in time order).
-        let oldest = event.time &- Int64(seconds * 1e6)
-        while count > 0 && ring[head].time < oldest {
-            head = (head + 1) % capacity
+        let oldest = event.time &- window
+        while count > 1 && ring[head].time < oldest {
+            head += 1
+            if head == capacity { head = 0 }
             count -= 1
             hasDropped = true
         }
