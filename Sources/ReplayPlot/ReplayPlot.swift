@@ -1,2 +1,41 @@
-/// Placeholder: the replay plot is being written (issue 12, item 1).
-public enum ReplayPlotPlaceholder {}
+/// SVG plots of what a replay did: one panel per transition with its progress
+/// and velocity over time, the finish threshold, the flick band, its releases
+/// and its rejected candidates. Pure: standard library only, deterministic
+/// (the same input gives the same bytes), never traps on odd numbers.
+public enum ReplayPlot {
+    /// The SVG document (UTF-8 text) of `transitions`, one panel each, stacked vertically, with `title` on top.
+    /// Transitions without a sample at a finite time get no panel; with no panel at all the
+    /// document says "nothing happened".
+    public static func svg(_ transitions: [PlotTransition], title: String) -> String {
+        let layouts = layout(transitions)
+        let height = LayoutPlanning.documentHeight(panelCount: layouts.count)
+        let width = NumberFormatting.coordinate(PlotGeometry.width), tall = NumberFormatting.coordinate(height)
+        var svg = SVGWriter()
+        svg.open("svg", [("xmlns", "http://www.w3.org/2000/svg"), ("version", "1.1"),
+                         ("width", width), ("height", tall), ("viewBox", "0 0 \(width) \(tall)"),
+                         ("font-family", PlotStyle.fontFamily), ("font-size", NumberFormatting.coordinate(PlotStyle.textSize))])
+        svg.element("title", [], text: title)
+        svg.empty("rect", [("width", width), ("height", tall), ("fill", "#ffffff")])
+        svg.element("text", [("class", "title"), ("x", "16"), ("y", "26"),
+                             ("font-size", NumberFormatting.coordinate(PlotStyle.titleSize)), ("font-weight", "bold"),
+                             ("fill", PlotStyle.text)],
+                    text: title)
+        if layouts.isEmpty {
+            svg.element("text", [("class", "nothing"), ("x", NumberFormatting.coordinate(PlotGeometry.width / 2)), ("y", "72"),
+                                 ("text-anchor", "middle"), ("font-size", NumberFormatting.coordinate(PlotStyle.headingSize)),
+                                 ("fill", PlotStyle.mutedText)],
+                        text: "nothing happened")
+        }
+        for (number, panel) in layouts.enumerated() {
+            PanelRenderer(transition: transitions[panel.transitionIndex], layout: panel, panelNumber: number).draw(into: &svg)
+        }
+        svg.close("svg")
+        return svg.output
+    }
+
+    /// The layout of each panel's plot area, in panel order (transitions without a
+    /// sample at a finite time have none), so tests can find where a value is drawn.
+    public static func layout(_ transitions: [PlotTransition]) -> [PanelLayout] {
+        LayoutPlanning.layouts(transitions)
+    }
+}
