@@ -13,6 +13,7 @@ TRANSITIOND_PACKAGES=(
   "/usr/bin/lintian:lintian"
   "/usr/bin/dpkg-deb:dpkg"
   "/usr/include/libevdev-1.0/libevdev/libevdev.h:libevdev-dev"
+  "/usr/bin/rsvg-convert:librsvg2-bin"
 )
 
 transitiond_setup() {

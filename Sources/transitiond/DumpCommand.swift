@@ -48,7 +48,7 @@ struct DumpCommand: ParsableCommand {
             }
             for (k, recording) in recordings.enumerated() {
                 let target = Self.target(output, index: recordings.count > 1 ? k : nil)
-                try write(recording.evemu, to: target)
+                try TextFile.write(recording.evemu, to: target)
                 StandardError.write("transitiond: \(recording.path): \(recording.events) events\(target.map { " to \($0)" } ?? "")\n")
             }
         }
@@ -103,28 +103,5 @@ struct DumpCommand: ParsableCommand {
             return String(output[..<dot]) + ".\(index)" + String(output[dot...])
         }
         return output + ".\(index)"
-    }
-
-    private func write(_ text: String, to target: String?) throws {
-        guard let target else {
-            var out = StandardOutput()
-            out.write(text)
-            if out.closed && out.error != EPIPE { throw Failure(.ioError, "stdout: write failed (errno \(out.error))") }
-            return
-        }
-        let fd = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw Failure(.ioError, "\(target): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress!, $0.count) }
-            if n > 0 {
-                bytes = bytes.dropFirst(n)
-            } else if n < 0 && errno == EINTR {
-                continue
-            } else {
-                throw Failure(.ioError, "\(target): \(String(cString: strerror(n < 0 ? errno : EIO)))")
-            }
-        }
     }
 }

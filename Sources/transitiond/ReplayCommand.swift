@@ -10,6 +10,7 @@ import TransitionEngine
 import Recordings
 import EventStream
 import Replay
+import ReplayPlot
 import TransitionServer
 
 /// `transitiond replay`: streams recorded gestures through the engine, at
@@ -50,6 +51,9 @@ struct ReplayCommand: ParsableCommand {
 
     @Flag(help: "With --fast: say why, for each touch-down and each decision (which transitions considered it, why each passed over it, whether a flick or the threshold decided). Text on stdout; with --json the events on stdout and explain lines on stderr.")
     var explain = false
+
+    @Option(help: ArgumentHelp("Write an SVG plot of each transition (progress and velocity over time, the threshold, the flick band, each release and why, rejected candidates) to FILE (- for stdout) instead of the stream; runs on the virtual clock, as --fast.", valueName: "FILE"))
+    var plot: String?
 
     @Flag(help: "Trace the engine's state changes on stderr.")
     var verbose = false
@@ -101,6 +105,13 @@ struct ReplayCommand: ParsableCommand {
             }
             if verbose {
                 session.trace { StandardError.write("transitiond: debug: \($0)\n") }
+            }
+            if let plot {
+                guard socket == nil, !explain else {
+                    throw Failure(.usage, "--plot writes a plot: not with --socket or --explain")
+                }
+                try runPlotted(session, configuration: configuration, to: plot)
+                return
             }
             if explain {
                 guard fast, socket == nil else {
@@ -156,6 +167,22 @@ struct ReplayCommand: ParsableCommand {
                 throw Failure(.ioError, "stdout: write failed (errno \(out.error))")
             }
         }
+    }
+
+    /// `--plot FILE`: the whole replay on the virtual clock, then its SVG.
+    private func runPlotted(_ prepared: ReplaySession, configuration: EngineConfiguration, to target: String) throws {
+        var session = prepared
+        session.explain()
+        var builder = PlotBuilder(configuration: configuration)
+        var events: [TransitionEvent] = []
+        while !session.isFinished {
+            session.step(into: &events)
+            for explanation in session.takeExplanations() { builder.add(explanation) }
+            for event in events { builder.add(event) }
+            events.removeAll(keepingCapacity: true)
+        }
+        let title = recordings.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.joined(separator: ", ")
+        try TextFile.write(ReplayPlot.svg(builder.transitions, title: title), to: target)
     }
 
     /// `--fast --explain`: the explanation as text on stdout, or with
