@@ -289,7 +289,7 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
         let filter = filters[source]
         counters.inputEvents += input.count
         if flightRecorderSeconds > 0, var entry = recorders.removeValue(forKey: source) {
-            for event in input { entry.recorder.append(event) }
+            entry.recorder.append(contentsOf: input)
             recorders[source] = entry
         }
         for event in input {

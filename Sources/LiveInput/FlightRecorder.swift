@@ -9,7 +9,7 @@ import TransitionEngine
 /// `SYN_DROPPED` markers are not kept: the resync delta that follows them is
 /// the device's state, and a recording replays it as ordinary events (as
 /// `transitiond record` does).
-public struct FlightRecorder: Sendable {
+public struct FlightRecorder: @unchecked Sendable {
     /// The bytes one kept event takes.
     public static let eventSize = MemoryLayout<InputEvent>.stride
     /// The default bound: 4 MiB of events per panel.
@@ -19,7 +19,11 @@ public struct FlightRecorder: Sendable {
     public let capacity: Int
     /// `seconds` in the events' microseconds.
     private let window: Int64
-    private var ring: [InputEvent] = []
+    /// The events, `capacity` of them once allocated (at the first event).
+    /// Reference storage: the host keeps one recorder per panel and never
+    /// copies it, so a copy shares it (as a ring buffer's owner would).
+    private let storage = Storage()
+    private var filled = 0
     private var head = 0
     public private(set) var count = 0
     /// Whether anything was dropped yet: until then the ring holds all
@@ -36,13 +40,41 @@ public struct FlightRecorder: Sendable {
     /// The bytes the kept events take (never more than the limit).
     public var bytes: Int { count * Self.eventSize }
 
+    /// Keeps a batch of events (as the input thread read them), then drops
+    /// what the time bound puts out, once for the batch.
+    public mutating func append(contentsOf events: ArraySlice<InputEvent>) {
+        events.withUnsafeBufferPointer { append(contentsOf: $0) }
+    }
+
+    public mutating func append(contentsOf events: [InputEvent]) {
+        events.withUnsafeBufferPointer { append(contentsOf: $0) }
+    }
+
+    private mutating func append(contentsOf events: UnsafeBufferPointer<InputEvent>) {
+        let ring = storage.events(capacity)
+        var last: Int64?
+        for event in events {
+            if event.type == EventCode.EV_SYN && event.code == EventCode.SYN_DROPPED { continue }
+            store(event, in: ring)
+            last = event.time
+        }
+        if let last { dropOlder(than: last, in: ring) }
+    }
+
     /// Keeps one event, dropping the oldest past the time or the memory bound.
     @inline(__always)
     public mutating func append(_ event: InputEvent) {
         if event.type == EventCode.EV_SYN && event.code == EventCode.SYN_DROPPED { return }
-        if ring.count < capacity {
-            if ring.capacity == 0 { ring.reserveCapacity(min(capacity, 4096)) }
-            ring.append(event)
+        let ring = storage.events(capacity)
+        store(event, in: ring)
+        dropOlder(than: event.time, in: ring)
+    }
+
+    @inline(__always)
+    private mutating func store(_ event: InputEvent, in ring: UnsafeMutablePointer<InputEvent>) {
+        if filled < capacity {
+            ring[filled] = event
+            filled += 1
             count += 1
         } else {
             var i = head + count
@@ -56,8 +88,13 @@ public struct FlightRecorder: Sendable {
                 count += 1
             }
         }
-        // Older than the time bound: out (events come in time order).
-        let oldest = event.time &- window
+    }
+
+    /// Drops the events older than the time bound before `newest` (events
+    /// come in time order).
+    @inline(__always)
+    private mutating func dropOlder(than newest: Int64, in ring: UnsafeMutablePointer<InputEvent>) {
+        let oldest = newest &- window
         while count > 1 && ring[head].time < oldest {
             head += 1
             if head == capacity { head = 0 }
@@ -80,6 +117,7 @@ public struct FlightRecorder: Sendable {
 
     /// The dump of what is kept now.
     public func dump() -> Dump {
+        let ring = storage.events(capacity)
         if !hasDropped {
             var all: [InputEvent] = []
             all.reserveCapacity(count)
@@ -115,9 +153,24 @@ public struct FlightRecorder: Sendable {
 
     /// Forgets everything (another panel took the place).
     public mutating func clear() {
-        ring.removeAll(keepingCapacity: true)
+        filled = 0
         head = 0
         count = 0
         hasDropped = false
+    }
+
+    /// The ring's memory, allocated once at its full capacity.
+    final class Storage {
+        private var pointer: UnsafeMutablePointer<InputEvent>?
+
+        @inline(__always)
+        func events(_ capacity: Int) -> UnsafeMutablePointer<InputEvent> {
+            if let pointer { return pointer }
+            let made = UnsafeMutablePointer<InputEvent>.allocate(capacity: capacity)
+            pointer = made
+            return made
+        }
+
+        deinit { pointer?.deallocate() }
     }
 }

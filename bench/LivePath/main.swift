@@ -50,8 +50,9 @@ func pass(recorder: Bool, filter: Bool) -> (Double, Int) {
     var verdicts: [Int: TouchFilter.Verdict] = [:]
     var checksum = 0
     let start = now()
-    for event in events {
-        if recorder { ring.append(event) }
+    // The host takes events in batches (one read of the device); so does the ring.
+    for (k, event) in events.enumerated() {
+        if recorder && k % 64 == 0 { ring.append(contentsOf: events[k..<min(k + 64, events.count)]) }
         let filterFrame = touchFilter?.feed(event) ?? false
         guard assembler.feed(event) else { continue }
         engine.process(assembler.frame, into: &out)
