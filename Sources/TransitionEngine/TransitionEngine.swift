@@ -123,6 +123,14 @@ public struct TransitionEngine: Sendable {
         seen[frame.source] = frame.contacts.map(\.id)
     }
 
+    /// A time for traces: seconds with microseconds ("8.253768").
+    static func seconds(_ t: Double) -> String {
+        guard t.isFinite else { return "\(t)" }
+        let us = Int64((abs(t) * 1e6).rounded())
+        let fraction = String(us % 1_000_000)
+        return (t < 0 && us != 0 ? "-" : "") + "\(us / 1_000_000)." + String(repeating: "0", count: 6 - fraction.count) + fraction
+    }
+
     // MARK: Sources
 
     /// Names touchscreen `source` (its paths, links and device name) for
@@ -497,13 +505,13 @@ public struct TransitionEngine: Sendable {
         case .none:
             return
         case .considered:
-            trace?("\(configuration.transitions[i].name): candidate started at \(time)")
+            trace?("\(configuration.transitions[i].name): candidate started at \(Self.seconds(time))")
             explanations?.append(.candidate(transition: i, time: time))
         case .passedOver(let why):
-            trace?("\(configuration.transitions[i].name): passed over at \(time): \(why.text)")
+            trace?("\(configuration.transitions[i].name): passed over at \(Self.seconds(time)): \(why.text)")
             explanations?.append(.rejected(transition: i, time: time, why: why))
         case .began(let p, _):
-            trace?("\(configuration.transitions[i].name): began at \(time), progress \(p)")
+            trace?("\(configuration.transitions[i].name): began at \(Self.seconds(time)), progress \(Rejection.roundedText(p))")
             emit(.began, i, time, p, 0, into: &events)
         case .changed(let p, let v):
             emit(.changed, i, time, p, v, into: &events)
@@ -513,7 +521,7 @@ public struct TransitionEngine: Sendable {
                 explanations?.append(.decided(transition: i, time: time, decision: decision, cause: cause,
                                               progress: p, velocity: v, peak: peak))
             }
-            trace?("\(configuration.transitions[i].name): ended at \(time), \(decision) (\(reason)), p \(p), v \(v)")
+            trace?("\(configuration.transitions[i].name): ended at \(Self.seconds(time)), \(decision) (\(reason.rawValue)), p \(Rejection.roundedText(p)), v \(Rejection.roundedText(v))")
             emit(.ended, i, time, p, v, decision: decision, reason: reason, into: &events)
             if completesNow {
                 emit(decision == .finish ? .finished : .cancelled, i, time, decision.target, 0, into: &events)
@@ -524,7 +532,7 @@ public struct TransitionEngine: Sendable {
                 emit(decision == .finish ? .finished : .cancelled, i, time, target, 0, into: &events)
             }
         case .ran(let decision, let completesNow):
-            trace?("\(configuration.transitions[i].name): run to \(decision) at \(time)")
+            trace?("\(configuration.transitions[i].name): run to \(decision) at \(Self.seconds(time))")
             emit(.began, i, time, 0, 0, into: &events)
             emit(.ended, i, time, 0, 0, decision: decision, reason: .command, into: &events)
             if completesNow {

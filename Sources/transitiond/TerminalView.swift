@@ -21,7 +21,8 @@ struct TerminalView {
     /// something was logged).
     mutating func show(_ message: StreamMessage, mirror: StreamMirror, path: String) -> String {
         dirty = true
-        guard let line = logLine(message, path: path) else { return redraw(mirror, force: false) }
+        guard var line = logLine(message, path: path) else { return redraw(mirror, force: false) }
+        if Self.columns(line) > Self.width { line = Self.cut(line) }
         return clear() + line + "\n" + redraw(mirror, force: true)
     }
 
@@ -48,24 +49,80 @@ struct TerminalView {
         lastDraw = now
         dirty = false
         let entries = mirror.entries.filter { names.isEmpty || names.contains($0.name) }
-        let nameWidth = max(8, entries.map(\.name.count).max() ?? 0)
+        let nameWidth = min(Self.nameLimit, max(8, entries.map(\.name.count).max() ?? 0))
         var text = clear()
         dirty = false
         for entry in entries {
-            let width = 24
-            let p = min(max(entry.progress, 0), 1)
-            let filled = Int((p * Double(width)).rounded())
-            let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-            var phase = entry.phase.rawValue
-            if entry.phase == .animating, let d = entry.decision { phase += " → \(d.rawValue)" }
-            if entry.phase == .idle, entry.finished + entry.cancelled > 0 {
-                phase += " (finished \(entry.finished), cancelled \(entry.cancelled))"
-            }
-            text += "\(pad(entry.name, nameWidth))  [\(bar)] \(pad(percent(entry.progress), 7, left: true))"
-                + "  v \(pad(signed(entry.velocity), 7, left: true))/s  \(phase)\n"
+            text += Self.line(entry, nameWidth: nameWidth) + "\n"
         }
         drawn = entries.count
         return text
+    }
+
+    /// The widest a line may be: a redraw moves up one row per line, so a
+    /// line that wrapped on an 80-column terminal would leave copies.
+    static let width = 79
+    static let nameLimit = 16
+
+    /// One transition's line, at most `width` columns: name, bar, percent,
+    /// velocity, phase (with its decision, or its finished ✓ and cancelled
+    /// ✗ counts while idle).
+    /// The columns a line takes (escape sequences take none).
+    static func columns(_ line: String) -> Int {
+        var count = 0
+        var escaping = false
+        for c in line {
+            if escaping {
+                if c.isLetter { escaping = false }
+            } else if c == "\u{1B}" {
+                escaping = true
+            } else {
+                count += 1
+            }
+        }
+        return count
+    }
+
+    /// A log line cut to `width` columns, its colours reset.
+    static func cut(_ line: String) -> String {
+        var out = ""
+        var count = 0
+        var escaping = false
+        for c in line {
+            if escaping {
+                out.append(c)
+                if c.isLetter { escaping = false }
+                continue
+            }
+            if c == "\u{1B}" {
+                escaping = true
+                out.append(c)
+                continue
+            }
+            if count == width - 1 { break }
+            out.append(c)
+            count += 1
+        }
+        return out + "…\u{1B}[0m"
+    }
+
+    static func line(_ entry: StreamMirror.Entry, nameWidth: Int) -> String {
+        let barWidth = 20
+        let p = min(max(entry.progress, 0), 1)
+        let filled = Int((p * Double(barWidth)).rounded())
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
+        var phase = entry.phase.rawValue
+        if entry.phase == .animating, let d = entry.decision { phase += " → \(d.rawValue)" }
+        if entry.phase == .idle, entry.finished + entry.cancelled > 0 {
+            phase += " \(entry.finished)✓ \(entry.cancelled)✗"
+        }
+        var name = entry.name
+        if name.count > nameLimit { name = String(name.prefix(nameLimit - 1)) + "…" }
+        let velocity = min(max(entry.velocity, -99.99), 99.99)
+        var line = "\(pad(name, nameWidth)) [\(bar)] \(pad(percent(entry.progress), 6, left: true))"
+            + " v \(pad(signed(velocity), 6, left: true))/s \(phase)"
+        if line.count > width { line = String(line.prefix(width - 1)) + "…" }
+        return line
     }
 
     private func logLine(_ message: StreamMessage, path: String) -> String? {

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The live view on a terminal (through `script`, a real pseudo-terminal):
+/// every line fits 80 columns, so its in-place redraw leaves no copies; and
+/// `--verbose` traces rounded numbers.
+@Suite("Live view")
+struct LiveViewWidthTests {
+    static let script = "/usr/bin/script"
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: LiveViewWidthTests.script), "no util-linux script"))
+    func everyLineFitsEightyColumns() throws {
+        let config = try temporaryFile("long-name.toml", """
+            [[transition]]
+            name = "a-transition-with-a-rather-long-name"
+            gesture = "edge-pan"
+            edge = "left"
+            """)
+        let binary = ProjectPaths.binary
+        let recordings = ["back-drag-finish", "back-flick-back-cancel", "back-drag-cancel"]
+            .map { ProjectPaths.file("Recordings/\($0).events") }.joined(separator: " ")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.script)
+        process.arguments = ["-qc", "\(binary) replay --speed 50 --config \(config) \(recordings)", "/dev/null"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        var text = String(decoding: data, as: UTF8.self)
+        text = text.replacingOccurrences(of: "\u{1B}\\[[0-9;]*[A-Za-z]", with: "", options: .regularExpression)
+            .replacingOccurrences(of: "\r", with: "")
+        let lines = text.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("a-transition-wi… [") }, "\(lines.prefix(5))")
+        let widest = lines.map(\.count).max() ?? 0
+        #expect(widest <= 79, "a line of \(widest) columns: \(lines.first { $0.count == widest } ?? "")")
+        #expect(lines.contains { $0.contains("idle 1✓ 2✗") }, "the idle line counts what ended")
+    }
+
+    @Test func verboseTracesRoundedNumbers() throws {
+        let result = try runTransitiond(["replay", "--fast", "--verbose", ProjectPaths.file("Recordings/back-drag-finish.events")])
+        #expect(result.stderr.contains("back: began at 0.220540, progress 0.021"), "\(result.stderr)")
+        #expect(result.stderr.contains("back: ended at 1.305170, finish (released), p 0.66, v 0.234"), "\(result.stderr)")
+    }
+}
