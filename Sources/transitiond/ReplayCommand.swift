@@ -239,19 +239,7 @@ struct ReplayCommand: ParsableCommand {
     }
 
     private func loadRecording(_ path: String) throws -> ReplayInput {
-        guard fileExists(path) else { throw Failure(.noInput, "\(path): no such recording") }
-        if let description, !fileExists(description) {
-            throw Failure(.noInput, "\(description): no such description file")
-        }
-        do {
-            let recording = try RecordingReader.read(path: path, descriptionPath: description)
-            guard let device = recording.description else {
-                throw Failure(.dataError, "\(path): no device description; pass one with --description FILE.desc")
-            }
-            return ReplayInput(path: path, device: device, events: recording.events)
-        } catch let error as RecordingError {
-            throw Failure(.dataError, error.description)
-        }
+        try loadReplayInput(path, description: description)
     }
 }
 
