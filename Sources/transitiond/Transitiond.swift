@@ -9,7 +9,7 @@ struct Transitiond: ParsableCommand {
         discussion: """
         Events go to stdout as NDJSON (one JSON object per line) when stdout is \
         not a terminal or --json is given; a terminal gets a live view.
-        Exit codes: 0 ok, 64 usage, 65 bad data (recording or config), \
+        Exit codes: 0 ok, 1 verify found a difference, 64 usage, 65 bad data (recording or config), \
         66 no input (a file is missing), 69 unavailable (the socket is taken, \
         no daemon answered, a set-up step failed), 70 internal error, \
         74 I/O error.
