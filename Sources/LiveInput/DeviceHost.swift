@@ -71,18 +71,25 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
     /// Per source: the ring, and the panel it records (kept after the panel
     /// goes, so a dump shows what led to a loss).
     private var recorders: [Int: (recorder: FlightRecorder, device: AttachedDevice)] = [:]
+    /// Per source: the ring of the panel before the one attached now (a
+    /// panel that went and came back: what led to the loss stays until the
+    /// next time).
+    private var previousRecorders: [Int: (recorder: FlightRecorder, device: AttachedDevice)] = [:]
 
     public func flightRecordings() -> [FlightRecording]? {
         guard flightRecorderSeconds > 0 else { return nil }
-        return recorders.sorted { $0.key < $1.key }.map { source, entry in
+        var entries = previousRecorders.sorted { $0.key < $1.key }.map { (source: $0.key, entry: $0.value) }
+        entries += recorders.sorted { $0.key < $1.key }.map { (source: $0.key, entry: $0.value) }
+        return entries.map { source, entry in
             let dump = entry.recorder.dump()
             var description = entry.device.description
             if let slot = dump.slot, var info = description.absInfo[EventCode.ABS_MT_SLOT] {
                 info.value = slot
                 description.absInfo[EventCode.ABS_MT_SLOT] = info
             }
-            let text = String(decoding: EvemuWriter.write(description: description, events: dump.events), as: UTF8.self)
-            return FlightRecording(source: source, path: entry.device.path, events: dump.events.count, evemu: text)
+            let bytes = EvemuWriter.write(description: description, events: dump.events, comments: false)
+            return FlightRecording(source: source, path: entry.device.path, events: dump.events.count,
+                                   evemu: String(decoding: bytes, as: UTF8.self))
         }
     }
 
@@ -368,7 +375,10 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
         devices[source] = attached
         engine.nameSource(source, attached.names)
         if flightRecorderSeconds > 0 {
-            recorders[source] = (FlightRecorder(seconds: flightRecorderSeconds, limitBytes: flightRecorderBytes), attached)
+            if let old = recorders[source], old.recorder.count > 0 { previousRecorders[source] = old }
+            let slot = attached.description.absInfo[EventCode.ABS_MT_SLOT]?.value ?? 0
+            recorders[source] = (FlightRecorder(seconds: flightRecorderSeconds, limitBytes: flightRecorderBytes, slot: slot),
+                                 attached)
         }
         if let hold = filterHold { setUpFilter(for: attached, hold: hold) }
         resyncPending.remove(source)

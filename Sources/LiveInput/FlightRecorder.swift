@@ -9,7 +9,7 @@ import TransitionEngine
 /// `SYN_DROPPED` markers are not kept: the resync delta that follows them is
 /// the device's state, and a recording replays it as ordinary events (as
 /// `transitiond record` does).
-public struct FlightRecorder: @unchecked Sendable {
+public struct FlightRecorder {
     /// The bytes one kept event takes.
     public static let eventSize = MemoryLayout<InputEvent>.stride
     /// The default bound: 4 MiB of events per panel.
@@ -29,9 +29,55 @@ public struct FlightRecorder: @unchecked Sendable {
     /// Whether anything was dropped yet: until then the ring holds all
     /// since the panel was attached, with no finger down at its start.
     public private(set) var hasDropped = false
+    /// The device's position state where the ring starts, from what was
+    /// dropped (the kernel leaves out a value equal to the last one, so a
+    /// dump must say the slot selected and each slot's last position).
+    private var start: PositionState
+
+    /// The selected multitouch slot and the last positions, per slot and
+    /// of the single-touch axes.
+    struct PositionState {
+        var slot: Int32
+        var x: [Int32: Int32] = [:]
+        var y: [Int32: Int32] = [:]
+        var absX: Int32?
+        var absY: Int32?
+
+        @inline(__always)
+        mutating func apply(_ event: InputEvent) {
+            guard event.type == EventCode.EV_ABS else { return }
+            switch event.code {
+            case EventCode.ABS_MT_SLOT: slot = event.value
+            case EventCode.ABS_MT_POSITION_X: x[slot] = event.value
+            case EventCode.ABS_MT_POSITION_Y: y[slot] = event.value
+            case EventCode.ABS_X: absX = event.value
+            case EventCode.ABS_Y: absY = event.value
+            default: return
+            }
+        }
+
+        /// Events that set this state, ending with the selected slot.
+        func events(at time: Int64) -> [InputEvent] {
+            var out: [InputEvent] = []
+            func abs(_ code: UInt16, _ value: Int32) {
+                out.append(InputEvent(time: time, type: EventCode.EV_ABS, code: code, value: value))
+            }
+            for s in Set(x.keys).union(y.keys).sorted() {
+                abs(EventCode.ABS_MT_SLOT, s)
+                if let v = x[s] { abs(EventCode.ABS_MT_POSITION_X, v) }
+                if let v = y[s] { abs(EventCode.ABS_MT_POSITION_Y, v) }
+            }
+            if let absX { abs(EventCode.ABS_X, absX) }
+            if let absY { abs(EventCode.ABS_Y, absY) }
+            if !out.isEmpty { abs(EventCode.ABS_MT_SLOT, slot) }
+            return out
+        }
+    }
 
     /// A ring of the last `seconds` of events, at most `limitBytes` of them.
-    public init(seconds: Double, limitBytes: Int = FlightRecorder.defaultLimitBytes) {
+    /// `slot`: the multitouch slot selected when the panel was attached.
+    public init(seconds: Double, limitBytes: Int = FlightRecorder.defaultLimitBytes, slot: Int32 = 0) {
+        start = PositionState(slot: slot)
         self.seconds = seconds.isFinite && seconds > 0 ? min(seconds, 1e9) : 0
         capacity = max(1, limitBytes / Self.eventSize)
         window = Int64(self.seconds * 1e6)
@@ -79,6 +125,7 @@ public struct FlightRecorder: @unchecked Sendable {
         } else {
             var i = head + count
             if i >= capacity { i -= capacity }
+            if count == capacity { start.apply(ring[i]) }
             ring[i] = event
             if count == capacity {
                 head += 1
@@ -96,6 +143,7 @@ public struct FlightRecorder: @unchecked Sendable {
     private mutating func dropOlder(than newest: Int64, in ring: UnsafeMutablePointer<InputEvent>) {
         let oldest = newest &- window
         while count > 1 && ring[head].time < oldest {
+            start.apply(ring[head])
             head += 1
             if head == capacity { head = 0 }
             count -= 1
@@ -124,31 +172,31 @@ public struct FlightRecorder: @unchecked Sendable {
             for k in 0..<count { all.append(ring[(head + k) % capacity]) }
             return Dump(events: all, slot: nil)
         }
-        var slot: Int32? = nil
+        var state = start
         var touching: Bool? = nil
-        var firstFrame: Int? = nil
-        var quiet: Int? = nil
-        var slotAtQuiet: Int32? = nil
+        var firstFrame: (index: Int, state: PositionState, time: Int64)? = nil
+        var quiet: (index: Int, state: PositionState, time: Int64)? = nil
         for k in 0..<count {
             let event = ring[(head + k) % capacity]
-            if event.type == EventCode.EV_ABS && event.code == EventCode.ABS_MT_SLOT {
-                slot = event.value
-            } else if event.type == EventCode.EV_KEY && event.code == EventCode.BTN_TOUCH {
+            state.apply(event)
+            if event.type == EventCode.EV_KEY && event.code == EventCode.BTN_TOUCH {
                 touching = event.value != 0
             } else if event.type == EventCode.EV_SYN && event.code == EventCode.SYN_REPORT {
-                if firstFrame == nil { firstFrame = k + 1 }
+                if firstFrame == nil { firstFrame = (k + 1, state, event.time) }
                 if touching == false {
-                    quiet = k + 1
-                    slotAtQuiet = slot
+                    quiet = (k + 1, state, event.time)
                     break
                 }
             }
         }
-        let start = quiet ?? (touching == nil ? firstFrame : nil) ?? count
-        var out: [InputEvent] = []
-        out.reserveCapacity(count - start)
-        for k in start..<count { out.append(ring[(head + k) % capacity]) }
-        return Dump(events: out, slot: quiet != nil ? slotAtQuiet : nil)
+        guard let from = quiet ?? (touching == nil ? firstFrame : nil) else { return Dump(events: [], slot: nil) }
+        // The state there as events of their own frame, so a replay starts
+        // from where the fingers and the slot really were.
+        var out = from.state.events(at: from.time)
+        if !out.isEmpty { out.append(InputEvent(time: from.time, type: EventCode.EV_SYN, code: EventCode.SYN_REPORT, value: 0)) }
+        out.reserveCapacity(out.count + count - from.index)
+        for k in from.index..<count { out.append(ring[(head + k) % capacity]) }
+        return Dump(events: out, slot: from.state.slot)
     }
 
     /// Forgets everything (another panel took the place).
@@ -157,6 +205,7 @@ public struct FlightRecorder: @unchecked Sendable {
         head = 0
         count = 0
         hasDropped = false
+        start = PositionState(slot: start.slot)
     }
 
     /// The ring's memory, allocated once at its full capacity.

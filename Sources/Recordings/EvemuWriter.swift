@@ -12,11 +12,12 @@ import TransitionEngine
 /// reading the file back gives the same description.
 public enum EvemuWriter {
     /// A whole file: the description, then the events.
-    public static func write(description: DeviceDescription, events: [InputEvent]) -> [UInt8] {
+    /// Without `comments`, the `E:` lines carry no comment (a third of the size).
+    public static func write(description: DeviceDescription, events: [InputEvent], comments: Bool = true) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(4096 + events.count * 64)
+        bytes.reserveCapacity(4096 + events.count * (comments ? 64 : 28))
         writeDescription(description, into: &bytes)
-        var eventWriter = EvemuEventWriter()
+        var eventWriter = EvemuEventWriter(comments: comments)
         for event in events {
             eventWriter.write(event, into: &bytes)
         }
@@ -165,8 +166,11 @@ public enum EvemuWriter {
 public struct EvemuEventWriter: Sendable {
     private var start: Int64?
     private var lastSyncMilliseconds: Int64 = 0
+    private let comments: Bool
 
-    public init() {}
+    public init(comments: Bool = true) {
+        self.comments = comments
+    }
 
     public mutating func write(_ event: InputEvent, into bytes: inout [UInt8]) {
         let first = start ?? event.time
@@ -193,8 +197,10 @@ public struct EvemuEventWriter: Sendable {
         } else {
             appendPadded(value, width: 4, into: &bytes)
         }
-        bytes.append(0x09)
-        bytes.append(contentsOf: comment(for: event, milliseconds: seconds * 1000 + micros / 1000).utf8)
+        if comments {
+            bytes.append(0x09)
+            bytes.append(contentsOf: comment(for: event, milliseconds: seconds * 1000 + micros / 1000).utf8)
+        }
         bytes.append(0x0a)
     }
 

@@ -12,8 +12,9 @@ enum ExpectationNumber {
     /// one kept: `0.66`, `1.0`, `-0.0412`. Non-finite values as Swift writes them.
     static func text(_ value: Double, decimals: Int) -> String {
         let r = rounded(value, decimals: decimals)
-        guard r.isFinite, abs(r) < 1e15 else { return r.description }
         let scale = power(decimals)
+        // Only what fits Int64 once scaled goes the exact way.
+        guard r.isFinite, abs(r) * scale < 9e18 else { return r.description }
         let scaled = Int64((abs(r) * scale).rounded())
         let whole = scaled / Int64(scale)
         var fraction = String(scaled % Int64(scale))

@@ -21,7 +21,7 @@ enum ExpectationSchema {
     }
 
     /// `x >= 0`.
-    static let tolerance = ValueKind.number(NumberRange(lower: .inclusive(0), upper: nil))
+    static let tolerance = ValueKind.number(NumberRange(lower: .inclusive(0), upper: .inclusive(1)))
 
     static let root = SectionSchema(
         header: "the top level",
@@ -51,7 +51,7 @@ enum ExpectationSchema {
             KeySpec("transition", .string(.identifier), default: .required),
             KeySpec("decision", .choice(decisions.map(\.rawValue)), default: .required),
             KeySpec("reason", .choice(reasons.map(\.rawValue)), default: .required),
-            KeySpec("progress", .number(.any), default: .required),
+            KeySpec("progress", .number(NumberRange(lower: .inclusive(-10), upper: .inclusive(10))), default: .required),
             KeySpec("tolerance", tolerance, default: .absent),
         ]
     )

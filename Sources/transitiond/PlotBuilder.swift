@@ -16,8 +16,8 @@ struct PlotBuilder {
         self.configuration = configuration
     }
 
-    private mutating func track(_ i: Int) -> PlotTransition {
-        if let t = tracks[i] { return t }
+    /// A new track for transition `i`.
+    private func make(_ i: Int) -> PlotTransition {
         let spec = i < configuration.transitions.count ? configuration.transitions[i] : nil
         return PlotTransition(name: spec?.name ?? "transition \(i)", finishThreshold: spec?.finishThreshold ?? 0.5,
                               flickVelocity: spec?.flickVelocity ?? 1, samples: [], releases: [], rejections: [])
@@ -28,9 +28,9 @@ struct PlotBuilder {
         case .touchDown, .candidate:
             return
         case .rejected(let i, let time, let why):
-            var t = track(i)
-            t.rejections.append(PlotMarker(time: time, text: why.text))
-            tracks[i] = t
+            // Appended in place: a copy out of the dictionary would copy the arrays each time.
+            if tracks[i] == nil { tracks[i] = make(i) }
+            tracks[i]!.rejections.append(PlotMarker(time: time, text: why.text))
         case .decided(let i, _, _, let cause, _, _, _):
             switch cause {
             case .flick: causes[i] = "flick"
@@ -42,19 +42,21 @@ struct PlotBuilder {
 
     mutating func add(_ event: TransitionEvent) {
         let i = event.transition
-        var t = track(i)
+        if tracks[i] == nil { tracks[i] = make(i) }
         switch event.kind {
         case .began, .changed:
-            t.samples.append(PlotSample(time: event.time, progress: event.progress, velocity: event.velocity, phase: .interacting))
+            tracks[i]!.samples.append(PlotSample(time: event.time, progress: event.progress, velocity: event.velocity,
+                                                 phase: .interacting))
         case .ended:
-            t.samples.append(PlotSample(time: event.time, progress: event.progress, velocity: event.velocity, phase: .interacting))
-            t.releases.append(PlotRelease(time: event.time, progress: event.progress, velocity: event.velocity,
-                                          decision: event.decision?.rawValue ?? "", reason: event.reason?.rawValue ?? "",
-                                          decidedBy: causes[i] ?? ""))
+            tracks[i]!.samples.append(PlotSample(time: event.time, progress: event.progress, velocity: event.velocity,
+                                                 phase: .interacting))
+            tracks[i]!.releases.append(PlotRelease(time: event.time, progress: event.progress, velocity: event.velocity,
+                                                   decision: event.decision?.rawValue ?? "", reason: event.reason?.rawValue ?? "",
+                                                   decidedBy: causes[i] ?? ""))
         case .animating, .finished, .cancelled:
-            t.samples.append(PlotSample(time: event.time, progress: event.progress, velocity: event.velocity, phase: .animating))
+            tracks[i]!.samples.append(PlotSample(time: event.time, progress: event.progress, velocity: event.velocity,
+                                                 phase: .animating))
         }
-        tracks[i] = t
     }
 
     /// The transitions that did something, in config order.

@@ -107,8 +107,8 @@ struct ReplayCommand: ParsableCommand {
                 session.trace { StandardError.write("transitiond: debug: \($0)\n") }
             }
             if let plot {
-                guard socket == nil, !explain else {
-                    throw Failure(.usage, "--plot writes a plot: not with --socket or --explain")
+                guard socket == nil, !explain, !json, speed == nil else {
+                    throw Failure(.usage, "--plot writes a plot of the whole replay: not with --socket, --explain, --json or --speed")
                 }
                 try runPlotted(session, configuration: configuration, to: plot)
                 return

@@ -79,7 +79,7 @@ struct VerifyCommand: ParsableCommand {
                        to out: inout StandardOutput) throws {
         var checks: [RecordingCheck] = []
         for (path, gestures) in zip(recordings, outcomes) {
-            let check = RecordingCheck(recording: path, outcomes: gestures, expectation: expectations.expectation(for: path))
+            let check = RecordingCheck(recording: path, outcomes: gestures, expectation: expectations.expectation(for: path, others: recordings))
             out.write(check.report(expectations: expect))
             checks.append(check)
         }

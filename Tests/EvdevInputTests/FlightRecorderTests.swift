@@ -28,9 +28,11 @@ struct FlightRecorderTests {
         // 3 s of frames at 100 Hz; the last second (and its first moment) stays.
         #expect(ring.count <= 101 * 2)
         #expect(ring.count >= 100 * 2)
-        // A device without BTN_TOUCH: from the first whole frame on.
-        #expect(kept.events.first?.time == 2_000_000)
-        #expect(kept.events.count == 200)
+        // A device without BTN_TOUCH: from the first whole frame on, after a
+        // frame that says where slot 0 was then (x 199).
+        #expect(Array(kept.events.prefix(4).map(\.value)) == [0, 199, 0, 0])
+        #expect(kept.events[4].time == 2_000_000)
+        #expect(kept.events.count == 204)
     }
 
     @Test func neverHoldsMoreThanItsBytes() {
@@ -58,9 +60,47 @@ struct FlightRecorderTests {
         for e in all { ring.append(e) }
         let dump = ring.dump()
         #expect(dump.slot == 3)
-        #expect(dump.events.first == InputEvent(time: 20_000, type: 3, code: EventCode.ABS_MT_POSITION_X, value: 12))
+        // The state at the quiet moment, as a frame: slot 3 was at x 11.
+        #expect(Array(dump.events.prefix(4)) == [InputEvent(time: 10_000, type: 3, code: EventCode.ABS_MT_SLOT, value: 3),
+                                                 InputEvent(time: 10_000, type: 3, code: EventCode.ABS_MT_POSITION_X, value: 11),
+                                                 InputEvent(time: 10_000, type: 3, code: EventCode.ABS_MT_SLOT, value: 3),
+                                                 InputEvent(time: 10_000, type: 0, code: EventCode.SYN_REPORT, value: 0)])
+        #expect(dump.events[4] == InputEvent(time: 20_000, type: 3, code: EventCode.ABS_MT_POSITION_X, value: 12))
         #expect(!dump.events.contains { $0.code == EventCode.SYN_DROPPED && $0.type == 0 })
-        #expect(dump.events.count == 6)
+        #expect(dump.events.count == 10)
+    }
+
+    @Test func aDumpSaysTheSlotAndPlacesThatFellOutOfTheRing() {
+        // A small ring: the slot change and the positions of the first touch
+        // are long gone when the dump is made.
+        var ring = FlightRecorder(seconds: 3600, limitBytes: 16 * FlightRecorder.eventSize)
+        var all: [InputEvent] = []
+        all += [InputEvent(time: 0, type: 3, code: EventCode.ABS_MT_SLOT, value: 1),
+                InputEvent(time: 0, type: 3, code: EventCode.ABS_MT_TRACKING_ID, value: 7),
+                InputEvent(time: 0, type: 3, code: EventCode.ABS_MT_POSITION_X, value: 500),
+                InputEvent(time: 0, type: 3, code: EventCode.ABS_MT_POSITION_Y, value: 300)]
+        all += frame(0, x: 500, down: true).suffix(2)          // BTN_TOUCH 1, SYN
+        all += [InputEvent(time: 10_000, type: 3, code: EventCode.ABS_MT_TRACKING_ID, value: -1)]
+        all += frame(10_000, x: 500, down: false).suffix(2)    // BTN_TOUCH 0, SYN: quiet
+        for k in 0..<8 { all += [InputEvent(time: 20_000 + Int64(k), type: 0, code: 0, value: 0)] }  // idle frames
+        all += [InputEvent(time: 30_000, type: 1, code: EventCode.BTN_TOUCH, value: 0),
+                InputEvent(time: 30_000, type: 0, code: 0, value: 0)]                                // quiet again
+        // The next touch, in slot 1 at the same x (the kernel leaves x out).
+        all += [InputEvent(time: 40_000, type: 3, code: EventCode.ABS_MT_TRACKING_ID, value: 8),
+                InputEvent(time: 40_000, type: 1, code: EventCode.BTN_TOUCH, value: 1),
+                InputEvent(time: 40_000, type: 0, code: 0, value: 0)]
+        for e in all { ring.append(e) }
+        #expect(ring.hasDropped)
+        let dump = ring.dump()
+        #expect(dump.slot == 1)
+        // The first quiet moment still kept (10 ms) starts the dump, with a
+        // frame saying slot 1 is selected and was at (500, 300).
+        #expect(Array(dump.events.prefix(5)) == [InputEvent(time: 10_000, type: 3, code: EventCode.ABS_MT_SLOT, value: 1),
+                                                 InputEvent(time: 10_000, type: 3, code: EventCode.ABS_MT_POSITION_X, value: 500),
+                                                 InputEvent(time: 10_000, type: 3, code: EventCode.ABS_MT_POSITION_Y, value: 300),
+                                                 InputEvent(time: 10_000, type: 3, code: EventCode.ABS_MT_SLOT, value: 1),
+                                                 InputEvent(time: 10_000, type: 0, code: EventCode.SYN_REPORT, value: 0)],
+                "\(dump.events.prefix(6))")
     }
 
     @Test func aRingThatDroppedNothingDumpsAllSinceTheAttach() {
@@ -97,6 +137,24 @@ struct FlightRecorderTests {
         #expect(again.decision == live.decision && again.reason == live.reason)
         #expect(abs(again.progress - live.progress) < 1e-6)
         #expect(abs(again.velocity - live.velocity) <= 0.1 * abs(live.velocity) + 1e-3)
+    }
+
+    @Test func aPanelThatCameBackKeepsWhatLedToItsLoss() throws {
+        let (description, events) = try liveRecording("back-drag-finish.events", endingAgo: 0.5)
+        let h = HostHarness()
+        defer { h.shutdown() }
+        _ = h.onLoop { [h] in h.host.flightRecorderSeconds = 30; return 0 }
+        h.source.push(.attached(AttachedDevice(path: "/dev/input/event4", description: description, grabbed: false)),
+                      .events(Array(events.prefix(300))),
+                      .lost(path: "/dev/input/event4", reason: "the device was removed"),
+                      .attached(AttachedDevice(path: "/dev/input/event5", description: description, grabbed: false)))
+        #expect(h.waitFor { $0.contains { $0.kind == .cancelled } })
+        let fetched: [FlightRecording]? = h.onLoop { [h] in h.host.flightRecordings() }
+        let recordings = try #require(fetched)
+        #expect(recordings.map(\.path) == ["/dev/input/event4", "/dev/input/event5"])
+        #expect(recordings[0].events == 300)
+        #expect(!recordings[0].evemu.contains("\t# EV_"), "no per-event comments in a dump")
+        #expect(recordings[0].evemu.contains("\nE: "))
     }
 
     @Test func noRecorderNoDump() {

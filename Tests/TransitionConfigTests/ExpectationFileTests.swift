@@ -123,9 +123,12 @@ struct ExpectationFileTests {
     }
 
     @Test func negativeToleranceIsRefused() {
-        Self.expectError("tolerance = -0.01\n", line: 1, key: "tolerance", "must be >= 0 (got -0.01)")
+        Self.expectError("tolerance = -0.01\n", line: 1, key: "tolerance", "must be >= 0 and <= 1 (got -0.01)")
         Self.expectError(Self.oneGesture + "tolerance = -1\n", line: 9, key: "recording[1].gesture[1].tolerance",
-                         "must be >= 0 (got -1)")
+                         "must be >= 0 and <= 1 (got -1)")
+        // Numbers past what a progress can be are refused at their line, not trapped on.
+        Self.expectError(Self.oneGesture.replacing("0.66", with: "1e14"), line: 8,
+                         key: "recording[1].gesture[1].progress", "must be >= -10 and <= 10")
         Self.expectError(Self.oneGesture.replacing("0.66", with: "nan"), line: 8,
                          key: "recording[1].gesture[1].progress", "must be a finite number")
     }
@@ -209,6 +212,11 @@ struct ExpectationFileTests {
         #expect(file.expectation(for: "three/b.events") == nil)
         #expect(file.expectation(for: "c.events") == nil)
         #expect(file.unused(given: ["./Recordings/a.events", "one/b.events"]).map(\.file) == ["two/b.events"])
+        // A leading ./ is the same path; an entry another given path names exactly is not
+        // borrowed by a namesake elsewhere.
+        #expect(file.expectation(for: "./Recordings/a.events")?.file == "Recordings/a.events")
+        #expect(file.expectation(for: "elsewhere/a.events", others: ["Recordings/a.events", "elsewhere/a.events"]) == nil)
+        #expect(file.expectation(for: "elsewhere/a.events", others: ["elsewhere/a.events"])?.file == "Recordings/a.events")
     }
 
     // MARK: - Comparing
