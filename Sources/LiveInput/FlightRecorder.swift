@@ -37,9 +37,11 @@ public struct FlightRecorder {
     /// The selected multitouch slot and the last positions, per slot and
     /// of the single-touch axes.
     struct PositionState {
+        /// No value known (the kernel's slots are 0…255).
+        static let unknown = Int32.min
         var slot: Int32
-        var x: [Int32: Int32] = [:]
-        var y: [Int32: Int32] = [:]
+        var x = [Int32](repeating: PositionState.unknown, count: 256)
+        var y = [Int32](repeating: PositionState.unknown, count: 256)
         var absX: Int32?
         var absY: Int32?
 
@@ -48,8 +50,8 @@ public struct FlightRecorder {
             guard event.type == EventCode.EV_ABS else { return }
             switch event.code {
             case EventCode.ABS_MT_SLOT: slot = event.value
-            case EventCode.ABS_MT_POSITION_X: x[slot] = event.value
-            case EventCode.ABS_MT_POSITION_Y: y[slot] = event.value
+            case EventCode.ABS_MT_POSITION_X: if slot >= 0 && slot < 256 { x[Int(slot)] = event.value }
+            case EventCode.ABS_MT_POSITION_Y: if slot >= 0 && slot < 256 { y[Int(slot)] = event.value }
             case EventCode.ABS_X: absX = event.value
             case EventCode.ABS_Y: absY = event.value
             default: return
@@ -62,10 +64,10 @@ public struct FlightRecorder {
             func abs(_ code: UInt16, _ value: Int32) {
                 out.append(InputEvent(time: time, type: EventCode.EV_ABS, code: code, value: value))
             }
-            for s in Set(x.keys).union(y.keys).sorted() {
-                abs(EventCode.ABS_MT_SLOT, s)
-                if let v = x[s] { abs(EventCode.ABS_MT_POSITION_X, v) }
-                if let v = y[s] { abs(EventCode.ABS_MT_POSITION_Y, v) }
+            for s in 0..<256 where x[s] != Self.unknown || y[s] != Self.unknown {
+                abs(EventCode.ABS_MT_SLOT, Int32(s))
+                if x[s] != Self.unknown { abs(EventCode.ABS_MT_POSITION_X, x[s]) }
+                if y[s] != Self.unknown { abs(EventCode.ABS_MT_POSITION_Y, y[s]) }
             }
             if let absX { abs(EventCode.ABS_X, absX) }
             if let absY { abs(EventCode.ABS_Y, absY) }
