@@ -42,14 +42,17 @@ sub_pid=""
 player_pid=""
 device=""
 
-# start_daemon DIR [ARGS...]: `transitiond run --device auto ARGS` on $SOCK,
-# its log in DIR/daemon.log; waits for the socket. With no touchscreen yet,
-# the daemon waits for one and attaches when a uinput device appears.
-# DAEMON_DEVICE (default auto) is its --device.
-start_daemon() {
+# start_daemon_with CONFIG DEVICE DIR [ARGS...]: `transitiond run --config
+# CONFIG --device DEVICE ARGS` on $SOCK, its log in DIR/daemon.log; waits
+# for the socket. With no touchscreen yet, the daemon waits for one and
+# attaches when a uinput device appears. start_daemon DIR [ARGS...]: the
+# same with $CONFIG and --device auto.
+start_daemon() { start_daemon_with "$CONFIG" auto "$@"; }
+start_daemon_with() {
   rm -f "$SOCK"
+  sd_config="$1"; sd_device="$2"; shift 2
   sd_dir="$1"; shift
-  timeout -s KILL 200 transitiond run --device "${DAEMON_DEVICE:-auto}" --socket "$SOCK" --config "$CONFIG" "$@" \
+  timeout -s KILL 200 transitiond run --device "$sd_device" --socket "$SOCK" --config "$sd_config" "$@" \
     > "$sd_dir/daemon.out" 2> "$sd_dir/daemon.log" &
   daemon_pid=$!
   i=0
@@ -277,11 +280,7 @@ check_two_panels() {
   d=/tmp/two
   mkdir -p "$d"
   t0=$(uptime_s)
-  DAEMON_DEVICE=all
-  started=yes
-  start_daemon "$d" || started=no
-  DAEMON_DEVICE=auto
-  if [ "$started" = no ] || ! start_subscriber "$d/out.ndjson" \
+  if ! start_daemon_with "$CONFIG" all "$d" || ! start_subscriber "$d/out.ndjson" \
       || ! player_start "$d" /recordings/back-drag-finish.events --speed 1 --destroy-after-events 400 \
       || ! second_start "$d" /recordings/forward-edge-right-spring.events --speed 1 --hold-seconds 0.5 --name "Second Panel" \
       || ! wait_attached "$d/daemon.log" 2; then
@@ -444,11 +443,7 @@ check_filter_flood() {
   mkdir -p "$d"
   t0=$(uptime_s)
   printf '[[transition]]\nname = "forward"\ngesture = "edge-pan"\nedge = "right"\n' > "$d/right.toml"
-  CONFIG="$d/right.toml"
-  started=yes
-  start_daemon "$d" --mode filter || started=no
-  CONFIG=/config/example.toml
-  if [ "$started" = no ] || ! player_start "$d" /data/flood.events --speed 0 --hold-seconds 2 \
+  if ! start_daemon_with "$d/right.toml" auto "$d" --mode filter || ! player_start "$d" /data/flood.events --speed 0 --hold-seconds 2 \
       || ! wait_attached "$d/daemon.log" 1 || ! kt wait "$d/daemon.log" 'filter: the touches of' 10; then
     fail filter-flood "could not start the daemon in filter mode and uinput-replay"
     show daemon "$d/daemon.log"; stop_all; return 0
@@ -499,11 +494,7 @@ check_filter_latency() {
   # `back` alone: the example's swipe and pinch may start anywhere, so every
   # touch would be held for them first.
   printf '[[transition]]\nname = "back"\ngesture = "edge-pan"\nedge = "left"\n' > "$d/back.toml"
-  CONFIG="$d/back.toml"
-  started=yes
-  start_daemon "$d" --mode filter || started=no
-  CONFIG=/config/example.toml
-  if [ "$started" = no ]; then fail filter-latency "could not start the daemon"; stop_all; return 0; fi
+  if ! start_daemon_with "$d/back.toml" auto "$d" --mode filter; then fail filter-latency "could not start the daemon"; stop_all; return 0; fi
   timeout -s KILL 60 kt fwd-latency 1500 > "$d/latency.txt" 2> "$d/latency.err"
   status=$?
   stop_all
@@ -531,11 +522,7 @@ check_flood() {
   # example.toml with a small, long flight recorder.
   sed -e 's/^flight_recorder = [0-9]*/flight_recorder = 3600/' -e 's/^flight_recorder_bytes = [0-9]*/flight_recorder_bytes = 65536/' \
     /config/example.toml > "$d/config.toml"
-  CONFIG="$d/config.toml"
-  started=yes
-  start_daemon "$d" || started=no
-  CONFIG=/config/example.toml
-  if [ "$started" = no ] || ! start_subscriber "$d/out.ndjson" \
+  if ! start_daemon_with "$d/config.toml" auto "$d" || ! start_subscriber "$d/out.ndjson" \
       || ! player_start "$d" /data/flood.events --speed 0 --hold-seconds 5 || ! wait_attached "$d/daemon.log" 1; then
     fail flood "could not start the daemon, a subscriber and uinput-replay"
     show daemon "$d/daemon.log"; stop_all; return 0
