@@ -3,6 +3,7 @@ import PackageDescription
 
 // Dependency arrows point one way:
 //   transitiond (CLI) → LiveInput → EngineDriving → TransitionServer → EventStream → TransitionEngine
+//   transitiond (CLI) → DaemonMetrics → TransitionServer (its counts) and swift-metrics/swift-prometheus
 //   transitiond (CLI) → Recordings / TransitionConfig / Replay / StreamClient → TransitionEngine
 //   LiveInput → EvdevInput → CLibevdev (system libevdev); Clocks under the hosts and the CLI
 let package = Package(
@@ -17,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // Pure: touch frames → gestures → transitions → events. Standard library only.
@@ -73,6 +76,13 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // Prometheus metrics (swift-metrics with the swift-prometheus backend): the server's, the
+        // host's and the engine's counts, published at each scrape.
+        .target(name: "DaemonMetrics", dependencies: [
+            "TransitionEngine", "TransitionServer",
+            .product(name: "CoreMetrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+        ]),
         // The demo page and the JavaScript client, compiled in for the WebSocket listener's HTTP side.
         .target(name: "WebAssets", resources: [
             .embedInCode("index.html"), .embedInCode("transitiond.js"), .embedInCode("transitiond.d.ts"),
@@ -80,7 +90,7 @@ let package = Package(
         .executableTarget(name: "transitiond", dependencies: [
             "TransitionEngine", "Recordings", "TransitionConfig", "EventStream", "Replay", "TransitionServer",
             "StreamClient", "EvdevInput", "LiveInput", "Clocks", "EngineDriving", "SystemSupport", "WireFormat",
-            "ServiceManager", "WebAssets", "TouchFilter", "ReplayPlot",
+            "ServiceManager", "WebAssets", "TouchFilter", "ReplayPlot", "DaemonMetrics",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -104,6 +114,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .testTarget(name: "DaemonMetricsTests", dependencies: ["DaemonMetrics", "TransitionServer", "TransitionEngine"]),
         .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "TransitionEngine"]),
         .testTarget(name: "TransitionConfigTests", dependencies: ["TransitionConfig", "TransitionEngine", "TestSupport"]),
         .testTarget(name: "WireFormatTests", dependencies: ["WireFormat", "TestSupport"]),

@@ -23,6 +23,7 @@ transitiond_layout() {
     > "$root$unitdir/transitiond.service"
   install -m 644 "$src/systemd/transitiond.socket" "$root$unitdir/transitiond.socket"
   install -m 644 "$src/systemd/transitiond-websocket.socket" "$root$unitdir/transitiond-websocket.socket"
+  install -m 644 "$src/systemd/transitiond-metrics.socket" "$root$unitdir/transitiond-metrics.socket"
   chmod 644 "$root$unitdir/transitiond.service"
   install -m 644 "$src/systemd/sysusers.d/transitiond.conf" "$root$sysusersdir/transitiond.conf"
   if [ ! -e "$root/etc/transitiond/transitiond.toml" ]; then
@@ -37,7 +38,7 @@ transitiond_layout() {
   "$binary" --generate-completion-script fish > "$root$prefix/share/fish/vendor_completions.d/transitiond.fish"
   chmod 644 "$root$prefix/share/bash-completion/completions/transitiond" \
     "$root$prefix/share/zsh/vendor-completions/_transitiond" "$root$prefix/share/fish/vendor_completions.d/transitiond.fish"
-  install -m 644 "$src/docs/kiosk.md" "$src/docs/kiosk-web.md" "$src/docs/protocol.md" "$src/config/example.toml" \
+  install -m 644 "$src/docs/kiosk.md" "$src/docs/kiosk-web.md" "$src/docs/metrics.md" "$src/docs/protocol.md" "$src/config/example.toml" \
     "$root$prefix/share/doc/transitiond/"
 }
 

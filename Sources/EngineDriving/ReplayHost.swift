@@ -48,6 +48,14 @@ public final class ReplayHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
     }
 
     public func snapshot() -> [TransitionEngine.Snapshot] { session.engine.activeSnapshot() }
+
+    public var statistics: HostStatistics {
+        var statistics = HostStatistics()
+        statistics.engine = session.engine.tally
+        statistics.inputEvents = session.inputEventsFed
+        statistics.frames = session.framesFed
+        return statistics
+    }
     public var geometry: ScreenGeometry? { session.geometry }
 
     /// Before the replay starts, the events of what commands start

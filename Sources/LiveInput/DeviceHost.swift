@@ -130,6 +130,11 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
     private var stopped = false
     /// What went through so far (read on the loop).
     public private(set) var counters = Counters()
+    /// The input's timestamps are on `CLOCK_MONOTONIC` (the live clock, not a test's manual one).
+    private let inputOnMonotonicClock: Bool
+    /// The newest input event's time (µs) in the batch being drained.
+    private var newestInputTime: Int64?
+    public private(set) var emittingInputTime: Int64?
     /// Called on the loop when the input's status changes (attached,
     /// waiting, lost), with the status as one line of text.
     public var statusChanged: ((String) -> Void)?
@@ -161,6 +166,7 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
         self.source = source
         self.logger = logger
         self.driver = EngineDriver(loop: loop, clock: clock, timeline: .live)
+        self.inputOnMonotonicClock = clock is MonotonicClock
         events.reserveCapacity(1024)
         driver.onDue = { [weak self] deadline in self?.fire(deadline) }
         if trace {
@@ -248,6 +254,20 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
         return [("input", "waiting"), ("waiting_for", waitingText)]
     }
 
+    public var statistics: HostStatistics {
+        var statistics = HostStatistics()
+        statistics.engine = engine.tally
+        statistics.inputEvents = counters.inputEvents
+        statistics.frames = counters.frames
+        statistics.live = true
+        statistics.devicesAttached = devices.count
+        statistics.devicesLost = counters.losses
+        statistics.resyncs = counters.resyncs
+        statistics.flightRecorderBytes = recorders.values.reduce(0) { $0 + $1.recorder.bytes }
+            + previousRecorders.values.reduce(0) { $0 + $1.recorder.bytes }
+        return statistics
+    }
+
     public var inputDevices: [(source: Int, path: String, name: String)] {
         guard selectsSeveral else { return [] }
         return devices.sorted { $0.key < $1.key }.map { ($0.key, $0.value.path, $0.value.description.name) }
@@ -267,9 +287,12 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
         reports.removeAll(keepingCapacity: true)
         if !events.isEmpty {
             counters.transitionEvents += events.count
+            if inputOnMonotonicClock, let newest = newestInputTime { emittingInputTime = newest &* 1000 }
             emit(events)
+            emittingInputTime = nil
             events.removeAll(keepingCapacity: true)
         }
+        newestInputTime = nil
         scheduleTick()
     }
 
@@ -295,6 +318,7 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
         guard var frames = assemblers.removeValue(forKey: source) else { return }
         let filter = filters[source]
         counters.inputEvents += input.count
+        if let last = input.last { newestInputTime = max(newestInputTime ?? last.time, last.time) }
         if flightRecorderSeconds > 0, var entry = recorders.removeValue(forKey: source) {
             entry.recorder.append(contentsOf: input)
             recorders[source] = entry

@@ -45,6 +45,9 @@ public struct ReplaySession: Sendable {
     /// interactions cancelled; animations may still run.
     private var draining = false
     public private(set) var isFinished = false
+    /// Input events and touch frames fed to the engine so far (for metrics).
+    public private(set) var inputEventsFed = 0
+    public private(set) var framesFed = 0
 
     public init(configuration: EngineConfiguration, inputs: [ReplayInput], loops: Int = 1,
                 geometry: ScreenGeometry = .identity) throws(ReplayError) {
@@ -224,7 +227,11 @@ public struct ReplaySession: Sendable {
         for i in eventIndex...reportIndex {
             complete = assembler.feed(events[i])
         }
-        if complete { engine.process(assembler.frame, into: &out) }
+        inputEventsFed += reportIndex - eventIndex + 1
+        if complete {
+            framesFed += 1
+            engine.process(assembler.frame, into: &out)
+        }
         eventIndex = reportIndex + 1
         findNextReport()
     }

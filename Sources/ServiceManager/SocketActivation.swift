@@ -91,11 +91,20 @@ public struct SocketActivation: Sendable, Equatable {
 
     /// The passed listening TCP socket for the WebSocket transport: the one
     /// named `name` when several are passed, else the only one; nil if none.
-    public func tcpListener(named name: String) throws(Failure) -> Socket? {
-        let candidates = sockets.filter { Self.isListeningStream($0.descriptor, domains: [AF_INET, AF_INET6]) }
+    /// Sockets named in `reserved` (another listener's, such as `metrics`)
+    /// are never taken as "the only one".
+    public func tcpListener(named name: String, reserved: Set<String> = []) throws(Failure) -> Socket? {
+        let candidates = sockets.filter {
+            Self.isListeningStream($0.descriptor, domains: [AF_INET, AF_INET6]) && ($0.name == name || !reserved.contains($0.name))
+        }
         if let named = candidates.first(where: { $0.name == name }) { return named }
         if candidates.count <= 1 { return candidates.first }
         throw Failure(message: "several listening TCP sockets were passed (\(candidates.map(\.name).joined(separator: ", "))) and none is named '\(name)'")
+    }
+
+    /// The passed listening TCP socket named exactly `name`, nil if none.
+    public func namedTCPListener(_ name: String) -> Socket? {
+        sockets.first { $0.name == name && Self.isListeningStream($0.descriptor, domains: [AF_INET, AF_INET6]) }
     }
 
     /// Whether `fd` is a listening `AF_UNIX` `SOCK_STREAM` socket.

@@ -10,7 +10,29 @@ enum ConfigBuilder {
         let input = try root.children["input"]?.first.map { section throws(ConfigError) in
             try inputSettings(from: section, file: file)
         } ?? .standard
-        return DaemonConfiguration(engine: engine, server: server, input: input)
+        let metrics = try root.children["metrics"]?.first.map { section throws(ConfigError) in
+            try metricsSettings(from: section, file: file)
+        } ?? .standard
+        return DaemonConfiguration(engine: engine, server: server, input: input, metrics: metrics)
+    }
+
+    // MARK: - [metrics]
+
+    /// `listen` is read as `[server] websocket` is; with `enabled = false`
+    /// it is an error at its line (it would serve nothing).
+    static func metricsSettings(from section: ValidatedSection, file: String) throws(ConfigError) -> MetricsSettings {
+        let enabled = section.boolean("enabled")
+        let listen = section.optionalString("listen").map { text in
+            guard case .success(let address) = ListenAddress.parse(text) else {
+                preconditionFailure("schema does not guarantee an address '\(section.keyPath("listen"))'")
+            }
+            return address
+        }
+        if listen != nil && !enabled {
+            throw ConfigError(file: file, line: section.line(of: "listen"), key: section.keyPath("listen"),
+                              message: "set, but metrics.enabled = false turns metrics off (enabled is on line \(section.line(of: "enabled"))); remove listen or enable metrics")
+        }
+        return MetricsSettings(enabled: enabled, listen: listen)
     }
 
     // MARK: - [input]

@@ -6,11 +6,12 @@ import TransitionEngine
 /// `parseDaemon`) reads the text back to an equal value.
 enum ConfigRenderer {
     /// The engine part exactly as `render(_: EngineConfiguration)` writes
-    /// it, then the `[server]` and `[input]` tables.
+    /// it, then the `[server]`, `[input]` and `[metrics]` tables.
     static func render(_ config: DaemonConfiguration) -> String {
         render(config.engine)
             + "\n[server]\n" + section(entries(of: config.server), schema: ConfigSchema.server, indent: "")
             + "\n[input]\n" + section(entries(of: config.input), schema: ConfigSchema.input, indent: "")
+            + "\n[metrics]\n" + section(entries(of: config.metrics), schema: ConfigSchema.metrics, indent: "")
     }
 
     static func render(_ config: EngineConfiguration) -> String {
@@ -90,6 +91,13 @@ enum ConfigRenderer {
         entries.append(("flight_recorder", .number(input.flightRecorder)))
         entries.append(("flight_recorder_bytes", .integer(input.flightRecorderBytes)))
         if let calibration = input.calibration { entries.append(("calibration", .array(calibration.map { .number($0) }))) }
+        return entries
+    }
+
+    /// `listen` only when set.
+    private static func entries(of metrics: MetricsSettings) -> [(String, ConfigValue)] {
+        var entries: [(String, ConfigValue)] = [("enabled", .boolean(metrics.enabled))]
+        if let address = metrics.listen { entries.append(("listen", .string(address.description))) }
         return entries
     }
 

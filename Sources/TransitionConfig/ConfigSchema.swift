@@ -19,6 +19,7 @@ enum ConfigSchema {
             ChildSection(name: "transition", shape: .arrayOfTables, schema: transition),
             ChildSection(name: "server", shape: .table, schema: server),
             ChildSection(name: "input", shape: .table, schema: input),
+            ChildSection(name: "metrics", shape: .table, schema: metrics),
         ]
     )
 
@@ -163,6 +164,19 @@ enum ConfigSchema {
             KeySpec("flip_y", .boolean, default: .value(.boolean(false))),
             KeySpec("calibration", .array(of: .number(.any)), default: .absent,
                     summary: "[a, b, c, d, e, f]: libinput's matrix (default: the device's LIBINPUT_CALIBRATION_MATRIX)"),
+        ]
+    )
+
+    // MARK: - [metrics]
+
+    static let metrics = SectionSchema(
+        header: "[metrics]",
+        keys: [
+            KeySpec("enabled", .boolean, default: .value(.boolean(MetricsSettings.standard.enabled)),
+                    summary: "serve Prometheus metrics at /metrics (on the WebSocket listener and on listen)"),
+            // enabled = false with listen set is an error, checked by ConfigBuilder.
+            KeySpec("listen", .string(.listenAddress), default: .absent,
+                    summary: "\"HOST:PORT\" of a listener of its own for /metrics and /healthz, e.g. \"127.0.0.1:9464\"; none when absent"),
         ]
     )
 }

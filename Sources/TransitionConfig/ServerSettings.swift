@@ -122,7 +122,7 @@ public struct InputSettings: Sendable, Equatable {
 }
 
 /// Everything the daemon reads from its config file: the engine's
-/// transitions, the socket server's settings and the input's.
+/// transitions, the socket server's settings, the input's and the metrics'.
 public struct DaemonConfiguration: Sendable, Equatable {
     /// The top level and the `[[transition]]` tables.
     public var engine: EngineConfiguration
@@ -130,15 +130,20 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var server: ServerSettings
     /// The `[input]` table, or `.standard` when there is none.
     public var input: InputSettings
+    /// The `[metrics]` table, or `.standard` when there is none.
+    public var metrics: MetricsSettings
 
     /// A configuration of these parts.
-    public init(engine: EngineConfiguration, server: ServerSettings, input: InputSettings = .standard) {
+    public init(engine: EngineConfiguration, server: ServerSettings, input: InputSettings = .standard,
+                metrics: MetricsSettings = .standard) {
         self.engine = engine
         self.server = server
         self.input = input
+        self.metrics = metrics
     }
 
-    /// The embedded default: `EngineConfiguration.standard`, `ServerSettings.standard`
-    /// and `InputSettings.standard`.
-    public static let standard = DaemonConfiguration(engine: .standard, server: .standard, input: .standard)
+    /// The embedded default: `EngineConfiguration.standard`, `ServerSettings.standard`,
+    /// `InputSettings.standard` and `MetricsSettings.standard`.
+    public static let standard = DaemonConfiguration(engine: .standard, server: .standard, input: .standard,
+                                                     metrics: .standard)
 }

@@ -45,6 +45,9 @@ public struct TransitionEngine: Sendable {
     /// Why it did what it did (touch-downs, candidates, rejections,
     /// decisions), appended here while not nil; the caller takes them.
     public var explanations: [Explanation]?
+    /// Interactions begun and ended and candidates rejected, since the
+    /// engine was made (for metrics).
+    public private(set) var tally = EngineTally()
     /// Contacts seen in each source's last frame, to tell touch-downs
     /// (kept only while explaining).
     private var seen: [Int: [Int]] = [:]
@@ -484,9 +487,16 @@ public struct TransitionEngine: Sendable {
         seq += 1
         var at: ScreenPoint? = nil
         switch kind {
-        case .began, .changed:
+        case .began:
+            at = position
+            tally.began[configuration.transitions[transition].name, default: 0] += 1
+        case .changed:
             at = position
         case .ended:
+            if let decision, let reason {
+                tally.ended[EngineTally.Outcome(transition: configuration.transitions[transition].name,
+                                                decision: decision, reason: reason), default: 0] += 1
+            }
             // Also when a command, a lost device or shutdown ends it: where
             // the fingers were last (nothing for a command-driven one).
             at = position ?? lastPosition[transition]
@@ -510,6 +520,7 @@ public struct TransitionEngine: Sendable {
         case .passedOver(let why):
             trace?("\(configuration.transitions[i].name): passed over at \(Self.seconds(time)): \(why.text)")
             explanations?.append(.rejected(transition: i, time: time, why: why))
+            tally.rejected[EngineTally.Rejected(transition: configuration.transitions[i].name, reason: why.kind), default: 0] += 1
         case .began(let p, _):
             trace?("\(configuration.transitions[i].name): began at \(Self.seconds(time)), progress \(Rejection.roundedText(p))")
             emit(.began, i, time, p, 0, into: &events)

@@ -39,6 +39,13 @@ public protocol EngineHost: AnyObject {
     /// The flight recorder's recordings (`dump`), one per panel, as evemu
     /// text; nil when the host has none (a replay, or the recorder is off).
     func flightRecordings() -> [FlightRecording]?
+    /// Counts for metrics, now.
+    var statistics: HostStatistics { get }
+    /// While the host hands events to `emit` because of input: the
+    /// `CLOCK_MONOTONIC` time, in nanoseconds, of the newest input event
+    /// behind them (the start of the input-to-client latency). Nil otherwise
+    /// (animation frames, commands, a replay).
+    var emittingInputTime: Int64? { get }
 }
 
 /// One panel's last seconds of raw input, for `dump`.
@@ -60,5 +67,7 @@ public struct FlightRecording: Sendable, Equatable {
 extension EngineHost {
     public var geometry: ScreenGeometry? { nil }
     public func flightRecordings() -> [FlightRecording]? { nil }
+    public var statistics: HostStatistics { HostStatistics() }
+    public var emittingInputTime: Int64? { nil }
     public func prepare(emit: @escaping ([TransitionEvent]) -> Void) {}
 }

@@ -30,13 +30,17 @@ public struct ServerOptions: Sendable, Equatable {
     public var inheritedListener: CInt?
     /// The WebSocket transport (and its HTTP pages), or nil when it is off.
     public var webSocket: WebSocketOptions?
+    /// A listener of its own for `/metrics` and `/healthz` (`[metrics]
+    /// listen`), or nil. Serves only when the server has metrics.
+    public var metricsListen: MetricsListenOptions?
 
     public init(socketPath: String, socketMode: UInt32 = 0o660, maxClients: Int = 256,
                 backlogLimit: Int = 1 << 20, allowUIDs: [UInt32] = [], allowGIDs: [UInt32] = [],
                 lineLimit: Int = 64 * 1024, stampSent: Bool = false, startAfterClients: Int = 0,
                 closeWhenInputEnds: Bool = false, inheritedListener: CInt? = nil,
-                webSocket: WebSocketOptions? = nil) {
+                webSocket: WebSocketOptions? = nil, metricsListen: MetricsListenOptions? = nil) {
         self.webSocket = webSocket
+        self.metricsListen = metricsListen
         self.socketPath = socketPath
         self.socketMode = socketMode
         self.maxClients = maxClients

@@ -187,6 +187,8 @@ public struct ServerStateMachine: Sendable {
 
     public private(set) var settings: Settings
     public private(set) var phase: Phase = .starting
+    /// Counts for metrics (commands, connections, coalescing, backlog).
+    public private(set) var statistics = ServerStatistics()
     /// Clients by rising id (arrival order).
     private var clients: [Client] = []
     private var nextClient = 1
@@ -210,6 +212,10 @@ public struct ServerStateMachine: Sendable {
     public var clientCount: Int { clients.reduce(0) { $0 + ($1.phase == .closing ? 0 : 1) } }
     /// Clients known at all (closing ones included).
     public var knownClients: Int { clients.count }
+    /// Clients that hold a slot, by transport (for metrics).
+    public func clientCount(on transport: ClientTransport) -> Int {
+        clients.reduce(0) { $0 + ($1.phase != .closing && $1.transport == transport ? 1 : 0) }
+    }
 
     public func phase(of client: ClientID) -> ClientPhase? { index(of: client).map { clients[$0].phase } }
 
@@ -315,6 +321,8 @@ public struct ServerStateMachine: Sendable {
             if settings.closeWhenInputEnds {
                 actions.append(.log(.info, "the replay has ended: closing"))
                 shutdownRequested(into: &actions)
+            } else {
+                actions.append(.log(.info, "the input has ended; serving until stopped"))
             }
         case .shuttingDown, .closed:
             return
@@ -374,6 +382,12 @@ public struct ServerStateMachine: Sendable {
     /// An engine command was carried out (`perform`), with the events it caused.
     public mutating func commandCompleted(_ request: EngineRequest, outcome: TransitionEngine.CommandOutcome,
                                           events: [EventLine], into actions: inout [Action]) {
+        if request.client != nil {
+            switch outcome {
+            case .done: statistics.count(request.name, nil)
+            case .refused(let code, _): statistics.count(request.name, ErrorCode(code))
+            }
+        }
         switch outcome {
         case .done:
             switch request.command {
@@ -403,6 +417,7 @@ public struct ServerStateMachine: Sendable {
         switch phase {
         case .waitingForClients, .serving:
             guard clientCount < settings.maxClients else {
+                statistics.refusedFull += 1
                 return .refuse(ReplyLines.error(.tooManyClients, "the daemon serves at most \(settings.maxClients) clients", id: nil),
                                full: true)
             }
@@ -415,6 +430,7 @@ public struct ServerStateMachine: Sendable {
             }
             let id = ClientID(nextClient, slot: slot)
             nextClient += 1
+            statistics.admitted[transport, default: 0] += 1
             clients.append(Client(id: id, transport: transport, framer: LineFramer(limit: settings.lineLimit),
                                   outbox: ClientOutbox(backlogLimit: settings.backlogLimit)))
             return .admit(id)
@@ -465,6 +481,7 @@ public struct ServerStateMachine: Sendable {
                 if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
                 handle(line, from: id, into: &actions)
             case .tooLong:
+                statistics.count("invalid", .lineTooLong)
                 actions.append(.log(.notice, "\(clients[i].label) sent a line over \(settings.lineLimit) bytes: closing"))
                 closeWithError(at: i, ReplyLines.error(.lineTooLong, "a command line is at most \(settings.lineLimit) bytes", id: nil),
                                into: &actions)
@@ -473,6 +490,15 @@ public struct ServerStateMachine: Sendable {
             guard let j = index(of: id), clients[j].phase == .open else { return }
         }
         actions.append(.flush(id))
+    }
+
+    /// The executor's answer to a command it carried out (`state`, `dump`):
+    /// counted, then sent like `reply`. `result`: nil for success, else the
+    /// `error` code the line carries.
+    public mutating func answered(_ id: ClientID, command: String, result: ErrorCode?, _ line: ByteBuffer,
+                                  into actions: inout [Action]) {
+        statistics.count(command, result)
+        reply(id, line, into: &actions)
     }
 
     /// A line for one client (the executor's `state` reply).
@@ -615,6 +641,7 @@ public struct ServerStateMachine: Sendable {
         }
         actions.append(.log(.info, "reloaded the config: \(change.transitions.count) transition\(change.transitions.count == 1 ? "" : "s") (\(change.transitions.joined(separator: ", ")))"))
         if let requester {
+            statistics.count("reload", nil)
             reply(requester, ReplyLines.simple("ok", cmd: "reload", id: requestID), into: &actions)
             actions.append(.flush(requester))
         }
@@ -626,6 +653,7 @@ public struct ServerStateMachine: Sendable {
                                       into actions: inout [Action]) {
         actions.append(.log(.error, "reload: \(message); keeping the config in use"))
         if let requester {
+            statistics.count("reload", .badConfig)
             reply(requester, ReplyLines.error(.badConfig, "\(message); the config in use is unchanged", id: requestID), into: &actions)
             actions.append(.flush(requester))
         }
@@ -636,6 +664,7 @@ public struct ServerStateMachine: Sendable {
     private mutating func handle(_ line: [UInt8], from id: ClientID, into actions: inout [Action]) {
         switch CommandDecoder.decode(line) {
         case .failure(let error):
+            statistics.count("invalid", error.code)
             reply(id, ReplyLines.error(error.code, error.message, id: error.id), into: &actions)
         case .success(let (command, requestID)):
             execute(command, id: requestID, from: id, into: &actions)
@@ -647,11 +676,13 @@ public struct ServerStateMachine: Sendable {
         guard let i = index(of: id) else { return }
         if command.changesState {
             guard let peer = clients[i].peer else {
+                statistics.count(command.name, .forbidden)
                 actions.append(.log(.notice, "refused '\(command.name)' from \(clients[i].label): its user is not known"))
                 reply(id, ReplyLines.error(.forbidden, "'\(command.name)' changes state: the daemon cannot tell which user this connection is (only Unix socket and loopback WebSocket peers can be identified)", id: requestID), into: &actions)
                 return
             }
             guard settings.policy.allowsChanges(by: peer) else {
+                statistics.count(command.name, .forbidden)
                 actions.append(.log(.notice, "refused '\(command.name)' from \(peer): not root and not in [server] allow_uids/allow_groups"))
                 reply(id, ReplyLines.error(.forbidden, "'\(command.name)' changes state: uid \(peer.uid) is not allowed (see [server] allow_uids / allow_groups)", id: requestID), into: &actions)
                 return
@@ -659,6 +690,7 @@ public struct ServerStateMachine: Sendable {
         }
         func request(_ name: String, _ engineCommand: TransitionEngine.Command) -> EngineRequest? {
             guard let t = names[name] else {
+                statistics.count(command.name, .unknownTransition)
                 reply(id, ReplyLines.error(.unknownTransition, "no transition named '\(name)'", id: requestID), into: &actions)
                 return nil
             }
@@ -666,6 +698,7 @@ public struct ServerStateMachine: Sendable {
         }
         switch command {
         case .ping:
+            statistics.count(command.name, nil)
             reply(id, ReplyLines.simple("pong", cmd: nil, id: requestID), into: &actions)
         case .state:
             actions.append(.sendState(id, requestID))
@@ -675,12 +708,14 @@ public struct ServerStateMachine: Sendable {
             var filter = Set<Int>()
             for name in transitions {
                 guard let t = names[name] else {
+                    statistics.count(command.name, .unknownTransition)
                     reply(id, ReplyLines.error(.unknownTransition, "no transition named '\(name)' (configured: \(settings.transitions.joined(separator: ", ")))", id: requestID), into: &actions)
                     return
                 }
                 filter.insert(t)
             }
             clients[i].filter = transitions.isEmpty ? nil : filter
+            statistics.count(command.name, nil)
             reply(id, ReplyLines.simple("ok", cmd: "subscribe", id: requestID), into: &actions)
         case .run(let name, let to):
             if let r = request(name, .run(to)) { actions.append(.perform(r)) }
@@ -753,13 +788,17 @@ public struct ServerStateMachine: Sendable {
         let roomy = clients[i].channelBytes < settings.highWater
         let priority: ClientOutbox.Priority = essential || transition == nil
             ? .essential(transition: transition) : .coalescible(transition: transition!)
-        switch clients[i].outbox.enqueue(line, priority, writable: roomy) {
+        let coalescedBefore = clients[i].outbox.coalesced
+        let outcome = clients[i].outbox.enqueue(line, priority, writable: roomy)
+        statistics.coalescedLines += clients[i].outbox.coalesced - coalescedBefore
+        switch outcome {
         case .write(let bytes):
             handToChannel(bytes, at: i, into: &actions)
             return true
         case .queued:
             return true
         case .overflow:
+            statistics.backlogDisconnects += 1
             actions.append(.log(.warning, "\(clients[i].label) fell behind by more than \(settings.backlogLimit) bytes: disconnecting"))
             closeWithError(at: i, ReplyLines.error(.backlog, "you fell behind by more than \(settings.backlogLimit) bytes; reconnect", id: nil),
                            into: &actions)

@@ -22,7 +22,12 @@ import Clocks
 public final class TransitionServer: @unchecked Sendable {
     public let loop: EventLoop
     public let options: ServerOptions
-    private let host: EngineHost
+    let host: EngineHost
+    /// Metrics (`/metrics`), or nil when they are off.
+    let metrics: MetricsService?
+    /// While events of input are being sent: the input's time (ns), until
+    /// the first client write ends the latency measured from it.
+    private var latencyStart: Int64?
     private var encoder: EventEncoder
     /// Re-reads the config for a reload (nil: nothing to re-read).
     private let configReader: ConfigReader?
@@ -47,8 +52,10 @@ public final class TransitionServer: @unchecked Sendable {
     /// plain HTTP (not clients yet).
     var webSocketListener: Channel?
     var webSocketPort = 0
-    var webRequests: [ObjectIdentifier: (channel: Channel, order: UInt64)] = [:]
-    var webRequestCount: UInt64 = 0
+    let webRequests = PlainHTTPConnections(limit: 1024)
+    /// The metrics listener of its own (`[metrics] listen`), once bound.
+    var metricsListener: Channel?
+    let metricsRequests = PlainHTTPConnections(limit: 64)
     private let writer = JSONWriter(capacity: 1 << 16)
     private var eventBuffer: [TransitionEvent] = []
     var refusals = RefusalReport()
@@ -56,8 +63,9 @@ public final class TransitionServer: @unchecked Sendable {
     public let closed: EventLoopPromise<Void>
 
     public init(loop: EventLoop, options: ServerOptions, host: EngineHost, logger: Logger,
-                configReader: ConfigReader? = nil) {
+                configReader: ConfigReader? = nil, metrics: MetricsService? = nil) {
         self.loop = loop
+        self.metrics = metrics
         self.options = options
         self.host = host
         self.configReader = configReader
@@ -86,9 +94,11 @@ public final class TransitionServer: @unchecked Sendable {
     public func start() throws {
         do {
             if let webSocket = options.webSocket { try bindWebSocket(webSocket) }
+            if let listen = options.metricsListen { try bindMetrics(listen) }
             try bindAndListen()
         } catch {
-            if let listener = try? loop.submit({ [self] in webSocketListener.take() }).wait() {
+            let listeners = try? loop.submit({ [self] in [webSocketListener.take(), metricsListener.take()] }).wait()
+            for listener in (listeners ?? []).compactMap({ $0 }) {
                 try? listener.close().wait()
             }
             closed.fail(error)
@@ -179,6 +189,7 @@ public final class TransitionServer: @unchecked Sendable {
         case .send(let ids, let bytes):
             for id in ids {
                 guard let connection = connections[id] else { continue }
+                defer { if latencyStart != nil { latencyMeasured() } }
                 guard let direct = connection.direct, fellShort.isEmpty || !fellShort.contains(id) else {
                     sendFellShort(id, rest: bytes)
                     continue
@@ -199,6 +210,7 @@ public final class TransitionServer: @unchecked Sendable {
         case .handToChannel(let id, let bytes):
             guard let connection = connections[id] else { return }
             writeToChannel(connection, bytes)
+            if latencyStart != nil { latencyMeasured() }
         case .flush(let id):
             guard let connection = connections[id], connection.needsFlush else { return }
             connection.needsFlush = false
@@ -228,11 +240,11 @@ public final class TransitionServer: @unchecked Sendable {
             writer.reset()
             encoder.hello(type: "state", active: host.snapshot(), seq: host.lastSeq, extra: host.helloExtra, geometry: host.geometry, devices: host.helloDevices, into: writer)
             let line = ReplyLines.withID(ReplyLines.buffer(writer), requestID)
-            input { $0.reply(id, line, into: &$1) }
+            input { $0.answered(id, command: "state", result: nil, line, into: &$1) }
         case .sendDump(let id, let requestID):
             guard let recordings = host.flightRecordings() else {
                 let line = ReplyLines.error(.unavailable, "no flight recorder here: it records a live panel ([input] flight_recorder, on by default in run)", id: requestID)
-                input { $0.reply(id, line, into: &$1) }
+                input { $0.answered(id, command: "dump", result: .unavailable, line, into: &$1) }
                 return
             }
             writer.reset()
@@ -251,7 +263,7 @@ public final class TransitionServer: @unchecked Sendable {
             }
             writer.raw("]}\n")
             let line = ReplyLines.withID(ReplyLines.buffer(writer), requestID)
-            input { $0.reply(id, line, into: &$1) }
+            input { $0.answered(id, command: "dump", result: nil, line, into: &$1) }
         case .startInput:
             host.start(emit: { [self] events in engineEmitted(events) },
                        finished: { [self] in input { $0.inputFinished(into: &$1) } })
@@ -263,7 +275,7 @@ public final class TransitionServer: @unchecked Sendable {
         case .stopAccepting:
             let unix = acceptor?.stop(on: loop) ?? loop.makeSucceededVoidFuture()
             acceptor = nil
-            let stopped = unix.and(stopAcceptingWebSockets())
+            let stopped = unix.and(stopAcceptingWebSockets()).and(stopAcceptingMetrics())
             stopped.whenComplete { [self] _ in input { $0.acceptorStopped(into: &$1) } }
         case .removeSocketFile:
             SocketFile.remove(options.socketPath)
@@ -283,7 +295,17 @@ public final class TransitionServer: @unchecked Sendable {
     private func engineEmitted(_ events: [TransitionEvent]) {
         guard !events.isEmpty else { return }
         let lines = events.map(encodeLine)
+        if metrics != nil, !performing { latencyStart = host.emittingInputTime }
         input { $0.engineEvents(lines, into: &$1) }
+        latencyStart = nil
+    }
+
+    /// The first client write of input's events is done: the latency from
+    /// the input event to it goes to the metrics.
+    private func latencyMeasured() {
+        guard let start = latencyStart, let metrics else { return }
+        latencyStart = nil
+        metrics.observeLatency(max(0, MonotonicClock.nanoseconds - start))
     }
 
     /// The server listens: what the host makes before its input starts (a

@@ -57,6 +57,7 @@ extension TransitionServer {
                 input { $0.listening(into: &$1) }
                 hostMayEmit()
                 startAcceptingWebSockets()
+                startAcceptingMetrics()
             }.wait()
         } catch {
             _ = acceptor.stop(on: loop)

@@ -67,35 +67,16 @@ extension TransitionServer {
     /// Closes the listener and the connections still in plain HTTP.
     func stopAcceptingWebSockets() -> EventLoopFuture<Void> {
         loop.assertInEventLoop()
-        for request in webRequests.values { request.channel.close(promise: nil) }
-        webRequests.removeAll()
-        guard let listener = webSocketListener else { return loop.makeSucceededVoidFuture() }
-        webSocketListener = nil
-        let closed = loop.makePromise(of: Void.self)
-        listener.close(promise: closed)
-        return closed.futureResult.recover { _ in }
+        webRequests.closeAll()
+        return closeListener(webSocketListener.take())
     }
 
     // MARK: HTTP, then the upgrade
 
     private func configureWebChannel(_ channel: Channel, options: WebSocketOptions) throws {
         loop.assertInEventLoop()
-        // Plain HTTP connections are not clients and hold no slot; bound
-        // them anyway. Each has 5 s to ask for what it wants, and when the
-        // table is full the oldest is closed for the newcomer, so idle
-        // connections cannot lock anyone out (an upgrade takes milliseconds).
-        if webRequests.count >= Self.webRequestLimit,
-           let oldest = webRequests.min(by: { $0.value.order < $1.value.order }) {
-            oldest.value.channel.close(promise: nil)
-            webRequests[oldest.key] = nil
-        }
-        let key = ObjectIdentifier(channel)
-        webRequestCount &+= 1
-        webRequests[key] = (channel, webRequestCount)
-        channel.closeFuture.whenComplete { [self] _ in webRequests[key] = nil }
-        let deadline = loop.scheduleTask(in: .seconds(5)) { [self] in
-            if webRequests[key] != nil { channel.close(promise: nil) }
-        }
+        // Bounded, with 5 s to ask (`PlainHTTPConnections`), until it upgrades.
+        let key = webRequests.hold(channel)
         let upgrader = NIOWebSocketServerUpgrader(
             maxFrameSize: machine.settings.lineLimit,
             automaticErrorHandling: true,
@@ -105,8 +86,7 @@ extension TransitionServer {
             },
             upgradePipelineHandler: { [self] channel, _ in
                 channel.eventLoop.makeCompletedFuture {
-                    deadline.cancel()
-                    webRequests[key] = nil
+                    webRequests.release(key)
                     try webSocketUpgraded(channel)
                 }
             })
@@ -117,16 +97,13 @@ extension TransitionServer {
         let decoder = ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes))
         let pipelining = HTTPServerPipelineHandler()
         let errors = HTTPServerProtocolErrorHandler()
-        let pages = WebPageHandler(pages: options.pages,
+        let pages = WebPageHandler(pages: options.pages, probes: probes,
                                    refusedOrigin: { [self] head in !originAllowed(head, options: options) })
         let upgrade = HTTPServerUpgradeHandler(upgraders: [upgrader], httpEncoder: encoder,
                                                extraHTTPHandlers: [decoder, pipelining, errors, pages],
                                                upgradeCompletionHandler: { _ in })
         try channel.pipeline.syncOperations.addHandlers([encoder, decoder, pipelining, errors, upgrade, pages])
     }
-
-    /// Plain HTTP connections held at once (the oldest makes room).
-    static let webRequestLimit = 1024
 
     /// An `Origin` the upgrade accepts: none (not a browser), one
     /// `allow_origins` names, or the listener's own page. "Own" is checked
@@ -386,19 +363,22 @@ final class WebSocketClientHandler: ChannelDuplexHandler {
     }
 }
 
-/// The plain-HTTP side of the listener: `GET`/`HEAD` of the configured
-/// pages and `/healthz`; 403 for a WebSocket upgrade whose `Origin` is not
-/// allowed; 404, 405 otherwise. Each response closes the connection.
+/// The plain-HTTP side of a listener: `GET`/`HEAD` of the configured
+/// pages, `/healthz` and `/metrics` (see `HTTPProbes`); 403 for a
+/// WebSocket upgrade whose `Origin` is not allowed; 404, 405 otherwise.
+/// Each response closes the connection.
 final class WebPageHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
     private let pages: [String: WebPage]
+    private let probes: HTTPProbes
     private let refusedOrigin: (HTTPRequestHead) -> Bool
     private var head: HTTPRequestHead?
 
-    init(pages: [String: WebPage], refusedOrigin: @escaping (HTTPRequestHead) -> Bool) {
+    init(pages: [String: WebPage], probes: HTTPProbes, refusedOrigin: @escaping (HTTPRequestHead) -> Bool) {
         self.pages = pages
+        self.probes = probes
         self.refusedOrigin = refusedOrigin
     }
 
@@ -442,7 +422,13 @@ final class WebPageHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         if path == "/healthz" {
-            send(.ok, "text/plain; charset=utf-8", Array("ok\n".utf8), head: head, context: context)
+            if probes.healthy() {
+                send(.ok, "text/plain; charset=utf-8", Array("ok\n".utf8), head: head, context: context)
+            } else {
+                send(.serviceUnavailable, "text/plain; charset=utf-8", Array("stopping\n".utf8), head: head, context: context)
+            }
+        } else if path == "/metrics", let metrics = probes.metrics() {
+            send(.ok, metrics.contentType, metrics.body, head: head, context: context)
         } else if let page = pages[path] {
             send(.ok, page.contentType, page.body, head: head, context: context)
         } else {

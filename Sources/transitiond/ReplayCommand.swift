@@ -64,6 +64,9 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With --socket: also serve the replay over WebSocket (and the demo page over HTTP) at this address, e.g. 127.0.0.1:8765.", valueName: "ADDR:PORT"))
     var websocket: String?
 
+    @Option(help: ArgumentHelp("With --socket: also serve Prometheus metrics and /healthz on a listener of their own at this address, e.g. 127.0.0.1:9464.", valueName: "ADDR:PORT"))
+    var metrics: String?
+
     @Option(help: ArgumentHelp("With --socket: start the replay once N clients (of either transport) are connected.", valueName: "N"))
     var waitClients: Int = 0
 
@@ -80,10 +83,10 @@ struct ReplayCommand: ParsableCommand {
         }
         if loop < 1 || loop > 1_000_000 { throw ValidationError("--loop must be 1…1000000 (got \(loop))") }
         if recordings.isEmpty { throw ValidationError("give at least one recording") }
-        if socket == nil && (waitClients != 0 || hold || stampSent || websocket != nil) {
+        if socket == nil && (waitClients != 0 || hold || stampSent || websocket != nil || metrics != nil) {
             // Named as the user wrote them; --stamp-sent is a benchmark's
             // hidden flag and is named only to whoever used it.
-            let used = [websocket != nil ? "--websocket" : nil, waitClients != 0 ? "--wait-clients" : nil,
+            let used = [websocket != nil ? "--websocket" : nil, metrics != nil ? "--metrics" : nil, waitClients != 0 ? "--wait-clients" : nil,
                         hold ? "--hold" : nil, stampSent ? "--stamp-sent" : nil]
                 .compactMap { $0 }
             throw ValidationError("\(used.joined(separator: " and ")) need\(used.count == 1 ? "s" : "") --socket")
@@ -126,9 +129,12 @@ struct ReplayCommand: ParsableCommand {
                                             logger: logger)
                 options.stampSent = stampSent
                 options.startAfterClients = waitClients
+                let metricsService = MetricsSetup.prepare(daemon.metrics, flag: try MetricsSetup.parseFlag(metrics),
+                                                          live: false, options: &options)
                 let prepared = session
                 let speed = self.speed ?? 1
-                try ServerRunner.run(options: options, logger: logger, stopWhenInputEnds: !hold, inputStatus: "replay") { [fast] loop, _ -> EngineHost in
+                try ServerRunner.run(options: options, logger: logger, stopWhenInputEnds: !hold, inputStatus: "replay",
+                                     metrics: metricsService) { [fast] loop, _ -> EngineHost in
                     fast ? ReplayHost(loop: loop, session: prepared, clock: ManualClock())
                          : ReplayHost(loop: loop, session: prepared, clock: MonotonicClock(), speed: speed)
                 }

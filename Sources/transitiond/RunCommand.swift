@@ -59,6 +59,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("shared, grab, or filter: grab the panel and give the UI a uinput copy without the touches a transition claims (default: the config's [input] mode, shared).", valueName: "MODE"))
     var mode: String?
 
+    @Option(help: ArgumentHelp("Serve Prometheus metrics and /healthz on a listener of their own at this address, e.g. 127.0.0.1:9464 (default: the config's [metrics] listen; /metrics is also on the WebSocket listener).", valueName: "ADDR:PORT"))
+    var metrics: String?
+
     @Flag(help: "Log debug lines (clients, the engine's state changes) on stderr.")
     var verbose = false
 
@@ -85,9 +88,11 @@ struct RunCommand: ParsableCommand {
             let inputMode = try self.inputMode(daemon.input.mode)
             if inputMode == .filter { try checkUinputWritable() }
             let webSocketFlag = try parseWebSocketFlag(websocket)
+            let metricsFlag = try MetricsSetup.parseFlag(metrics)
             var options = serverOptions(daemon.server, socket: socket, webSocket: webSocketFlag, logger: logger)
             options.stampSent = stampSent
             try adoptActivatedSockets(into: &options, allowOrigins: daemon.server.allowOrigins, logger: logger)
+            let metricsService = MetricsSetup.prepare(daemon.metrics, flag: metricsFlag, live: true, options: &options)
             let source: EvdevSource
             do {
                 var sourceOptions = EvdevSource.Options(selector: selector, root: inputRoot, grab: inputMode != .shared)
@@ -131,11 +136,15 @@ struct RunCommand: ParsableCommand {
                     logger.notice("reload: [server] websocket and allow_origins take effect at the next start")
                 }
                 options.webSocket = startOptions.webSocket
+                options.metricsListen = startOptions.metricsListen
+                if reread.metrics != daemon.metrics {
+                    logger.notice("reload: [metrics] takes effect at the next start")
+                }
                 if startOptions.inheritedListener != nil { options.socketPath = startOptions.socketPath }
                 return ReloadedConfiguration(engine: reread.engine, options: options)
             }
             try ServerRunner.run(options: options, logger: logger, stopWhenInputEnds: false, inputStatus: nil,
-                                 readConfig: readConfig) { loop, service in
+                                 readConfig: readConfig, metrics: metricsService) { loop, service in
                 let host = DeviceHost(loop: loop, configuration: daemon.engine, source: source, logger: logger, trace: verbose)
                 let input = daemon.input
                 host.geometryFor = { path in input.geometry(deviceCalibration: UdevProperties.calibration(forDeviceAt: path)) }
@@ -157,7 +166,8 @@ struct RunCommand: ParsableCommand {
     /// daemon would bind: the Unix socket named `transitiond.socket` (the
     /// socket unit's name) or the only Unix stream socket passed, and the
     /// TCP socket named `websocket` or the only one passed, which turns the
-    /// WebSocket transport on.
+    /// WebSocket transport on, and the TCP socket named `metrics`, which
+    /// serves the metrics.
     private func adoptActivatedSockets(into options: inout ServerOptions, allowOrigins: [String],
                                        logger: Logger) throws {
         let activation: SocketActivation?
@@ -171,9 +181,15 @@ struct RunCommand: ParsableCommand {
         let tcp: SocketActivation.Socket?
         do {
             listener = try activation.unixListener(named: "transitiond.socket")
-            tcp = try activation.tcpListener(named: "websocket")
+            tcp = try activation.tcpListener(named: "websocket", reserved: ["metrics"])
         } catch {
             throw Failure(.usage, "socket activation: \(error)")
+        }
+        if let metrics = activation.namedTCPListener("metrics") {
+            let address = SocketActivation.boundAddress(metrics.descriptor)
+            options.metricsListen = MetricsListenOptions(host: address.host, port: address.port,
+                                                         inheritedListener: metrics.descriptor)
+            logger.info("socket activation: metrics on descriptor \(metrics.descriptor) (\(metrics.name))")
         }
         if let tcp {
             let address = SocketActivation.boundAddress(tcp.descriptor)

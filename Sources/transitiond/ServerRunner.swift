@@ -31,7 +31,7 @@ enum ServerRunner {
     /// `readConfig`: re-reads the config for a reload (SIGHUP, the `reload`
     /// command); nil: the config stays as it started.
     static func run(options: ServerOptions, logger: Logger, stopWhenInputEnds: Bool, inputStatus: String?,
-                    readConfig: (() throws -> ReloadedConfiguration)? = nil,
+                    readConfig: (() throws -> ReloadedConfiguration)? = nil, metrics: MetricsService? = nil,
                     host makeHost: (EventLoop, ServiceLink) -> EngineHost) throws {
         raiseFileLimit(logger: logger)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -55,7 +55,7 @@ enum ServerRunner {
             }
         }
         let server = TransitionServer(loop: loop, options: options, host: makeHost(loop, service), logger: logger,
-                                      configReader: reader)
+                                      configReader: reader, metrics: metrics)
         let reloads = readConfig != nil
         // What a service manager or a terminal sends: SIGINT and SIGTERM
         // stop the daemon cleanly; SIGHUP re-reads the config (the daemon;
@@ -94,6 +94,8 @@ enum ServerRunner {
             case .tooLong: throw Failure(.usage, error.description)
             case .system: throw Failure(.ioError, error.description)
             }
+        } catch let error as IOError {
+            throw Failure(.unavailable, "cannot listen: \(error)")
         } catch {
             throw Failure(.unavailable, "\(options.socketPath): cannot listen: \(error)")
         }

@@ -66,6 +66,17 @@ private let examplePath = ProjectPaths.file("config/example.toml")
     }
 }
 
+@Test func theExampleShowsEveryMetricsKey() throws {
+    let lines = try ConfigFile.read(path: examplePath).split(separator: "\n").map { $0.drop(while: { $0 == " " }) }
+    #expect(lines.contains("[metrics]"))
+    for key in ConfigSchema.metrics.keyNames {
+        // `listen` is shown commented out: metrics get no listener of their own unless asked.
+        let shown = lines.contains { $0.hasPrefix(key + " = ") || (key == "listen" && $0.hasPrefix("# \(key) = \"")) }
+        #expect(shown, "not shown: \(key)")
+    }
+    #expect(try ConfigLoader.loadDaemon(path: examplePath).metrics == .standard)
+}
+
 @Test func theExampleRoundTripsThroughRender() throws {
     let config = try ConfigLoader.load(path: examplePath)
     #expect(try ConfigLoader.parse(text: ConfigLoader.render(config), file: "rendered.toml") == config)

@@ -531,7 +531,7 @@ struct ServerStateMachineTests {
     @Test func theEndOfAReplayClosesOnlyWhenAsked() {
         var held = Script()
         held.run { $0.inputFinished(into: &$1) }
-        #expect(held.last.isEmpty)
+        #expect(held.last == ["log-info the input has ended; serving until stopped"])
         var once = Script(.init(closeWhenInputEnds: true, transitions: ["back"]))
         once.run { $0.inputFinished(into: &$1) }
         #expect(once.last.contains("stop-input"))
@@ -546,5 +546,91 @@ struct ServerStateMachineTests {
         #expect(s.last.first?.hasPrefix("log-error BUG") == true)
         s.run { $0.sendFellShort(ClientID(78), bytes: 1, into: &$1) }
         #expect(s.last.first?.hasPrefix("log-error BUG") == true)
+    }
+}
+
+// MARK: Statistics (what the metrics read)
+
+@Suite("Server state machine: statistics")
+struct ServerStatisticsTests {
+    private func commands(_ s: Script) -> [String: Int] {
+        var out: [String: Int] = [:]
+        for (key, n) in s.machine.statistics.commands { out["\(key.name) \(key.result)"] = n }
+        return out
+    }
+
+    @Test func eachCommandIsCountedByNameAndResultAndALineThatIsNoneAsInvalid() {
+        var s = Script(.init(policy: AccessPolicy(uids: [1000], gids: []), transitions: ["back"]))
+        let stranger = s.connect(uid: 4242), friend = s.connect(uid: 1000)
+        s.say(stranger, "{\"cmd\":\"ping\"}\n{\"cmd\":\"ping\"}\n{\"cmd\":\"subscribe\",\"transitions\":[\"nope\"]}\n")
+        s.say(stranger, "{\"cmd\":\"drive\",\"transition\":\"back\",\"progress\":0.5}\n")   // forbidden
+        s.say(stranger, "nope\n{\"cmd\":\"fly\"}\n")
+        s.say(friend, "{\"cmd\":\"cancel\",\"transition\":\"nope\"}\n")
+        s.say(friend, "{\"cmd\":\"drive\",\"transition\":\"back\",\"progress\":0.5}\n")
+        guard let request = s.request else { Issue.record("no request"); return }
+        s.run { $0.commandCompleted(request, outcome: .done, events: [], into: &$1) }
+        s.say(friend, "{\"cmd\":\"release\",\"transition\":\"back\"}\n")
+        guard let release = s.request else { Issue.record("no request"); return }
+        s.run { $0.commandCompleted(release, outcome: .refused(code: .notActive, message: "no"), events: [], into: &$1) }
+        s.say(friend, "{\"cmd\":\"state\"}\n")
+        s.run { $0.answered(friend, command: "state", result: nil, ByteBuffer(string: "S\n"), into: &$1) }
+        s.say(friend, "{\"cmd\":\"dump\"}\n")
+        s.run { $0.answered(friend, command: "dump", result: .unavailable, ByteBuffer(string: "E\n"), into: &$1) }
+        #expect(commands(s) == [
+            "ping ok": 2, "subscribe unknown-transition": 1, "drive forbidden": 1,
+            "invalid bad-json": 1, "invalid unknown-command": 1, "cancel unknown-transition": 1,
+            "drive ok": 1, "release not-active": 1, "state ok": 1, "dump unavailable": 1,
+        ])
+        #expect(s.to(friend).first == "send ⟨E⏎⟩", "the answer is still sent")
+    }
+
+    @Test func anEndDecidedWithoutAClientIsNotACommand() {
+        var s = Script()
+        let a = s.connect()
+        s.say(a, "{\"cmd\":\"drive\",\"transition\":\"back\",\"progress\":0.3}\n")
+        guard let drive = s.request else { Issue.record("no request"); return }
+        s.run { $0.commandCompleted(drive, outcome: .done, events: [], into: &$1) }
+        s.gone(a)
+        guard let lost = s.request else { Issue.record("no driver-lost request"); return }
+        s.run { $0.commandCompleted(lost, outcome: .done, events: [], into: &$1) }
+        #expect(commands(s) == ["drive ok": 1])
+    }
+
+    @Test func connectionsAreCountedPerTransportAndRefusalsWhenFull() {
+        var s = Script(.init(maxClients: 2, transitions: ["back"]))
+        let a = s.connect()
+        guard case .admit(let web) = s.machine.connectionArrived(.webSocket) else { Issue.record("not admitted"); return }
+        _ = s.machine.connectionArrived(.unixSocket)
+        _ = s.machine.connectionArrived(.webSocket)
+        #expect(s.machine.statistics.admitted == [.unixSocket: 1, .webSocket: 1])
+        #expect(s.machine.statistics.refusedFull == 2)
+        #expect(s.machine.clientCount(on: .unixSocket) == 1 && s.machine.clientCount(on: .webSocket) == 1)
+        s.gone(a)
+        s.gone(web)
+        #expect(s.machine.clientCount(on: .unixSocket) == 0 && s.machine.clientCount(on: .webSocket) == 0)
+        #expect(s.machine.statistics.admitted == [.unixSocket: 1, .webSocket: 1], "admissions stay counted")
+    }
+
+    @Test func coalescedLinesAndBacklogDisconnectsAreCounted() {
+        var s = Script(.init(backlogLimit: 40, highWater: 1, transitions: ["back"]))
+        let a = s.connect()
+        s.events([ev("x")])
+        s.short(a, "x\n")
+        s.events([ev("c1")])
+        s.events([ev("c2")])
+        s.events([ev("c3")])
+        #expect(s.machine.statistics.coalescedLines == 2)
+        #expect(s.machine.statistics.backlogDisconnects == 0)
+        for i in 0..<6 { s.events([ev("began\(i)", essential: true)]) }
+        #expect(s.machine.phase(of: a) == .closing)
+        #expect(s.machine.statistics.backlogDisconnects == 1)
+    }
+
+    @Test func aReloadAskedForIsACommandASignalsIsNot() {
+        var s = Script()
+        let a = s.connect()
+        s.run { $0.reloadFailed("bad", by: nil, id: nil, into: &$1) }
+        s.run { $0.reloadFailed("bad", by: a, id: nil, into: &$1) }
+        #expect(commands(s) == ["reload bad-config": 1])
     }
 }

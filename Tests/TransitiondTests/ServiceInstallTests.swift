@@ -14,7 +14,7 @@ import Testing
 
     /// The units in a folder of their own, naming this build's binary (the
     /// checkers look for the `ExecStart=` program).
-    static let units = ["transitiond.service", "transitiond.socket", "transitiond-websocket.socket"]
+    static let units = ["transitiond.service", "transitiond.socket", "transitiond-websocket.socket", "transitiond-metrics.socket"]
 
     private func unitsForThisBuild() throws -> TemporaryDirectory {
         let folder = TemporaryDirectory(prefix: "units")
@@ -90,6 +90,7 @@ import Testing
         let contents = try run("/usr/bin/dpkg-deb", ["--contents", deb]).output
         for path in ["./usr/bin/transitiond", "./lib/systemd/system/transitiond.service", "./lib/systemd/system/transitiond.socket",
                      "./lib/systemd/system/transitiond-websocket.socket", "./usr/share/doc/transitiond/kiosk-web.md",
+                     "./lib/systemd/system/transitiond-metrics.socket", "./usr/share/doc/transitiond/metrics.md",
                      "./usr/lib/sysusers.d/transitiond.conf", "./etc/transitiond/transitiond.toml",
                      "./usr/share/man/man1/transitiond.1.gz", "./usr/share/man/man5/transitiond.toml.5.gz",
                      "./usr/share/bash-completion/completions/transitiond", "./usr/share/zsh/vendor-completions/_transitiond",

@@ -77,6 +77,34 @@ import Testing
         #expect(isSocket(socket), "the passed Unix socket's file stays")
     }
 
+    @Test func aPassedTCPSocketNamedMetricsServesTheMetricsAndIsNotTakenForTheWebSocket() throws {
+        let socket = temporarySocketPath("activated-metrics")
+        let port = try freeLoopbackPort()
+        let inputs = TemporaryDirectory(prefix: "inputs")
+        defer { inputs.remove() }
+        // As transitiond.socket and transitiond-metrics.socket pass them.
+        let daemon = try DaemonProcess(["run", "--input-root", inputs.path], socket: socket,
+                                       launcher: ["/usr/bin/systemd-socket-activate", "-l", socket,
+                                                  "-l", "127.0.0.1:\(port)", "--fdname=transitiond.socket:metrics"])
+        #expect(waitUntil(timeout: 20) { isSocket(socket) }, "the launcher listens: \(daemon.stderr)")
+        let metrics = try tcpExchange(port: port, send: "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n") {
+            $0.contains("transitiond_input_waiting 1.0\n")
+        }
+        #expect(metrics.hasPrefix("HTTP/1.1 200"), "\(metrics)")
+        #expect(metrics.contains("transitiond_build_info{version="), "\(metrics)")
+        let health = try tcpExchange(port: port, send: "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n") { $0.hasSuffix("ok\n") }
+        #expect(health.hasPrefix("HTTP/1.1 200"), "\(health)")
+        let upgrade = try tcpExchange(port: port, send: "GET /stream HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+            + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n") {
+            $0.contains("\r\n\r\n")
+        }
+        #expect(!upgrade.hasPrefix("HTTP/1.1 101"), "no WebSocket on the metrics socket: \(upgrade)")
+        #expect(daemon.stderr.contains("socket activation: metrics on descriptor 4 (metrics)"), "\(daemon.stderr)")
+        #expect(!daemon.stderr.contains("WebSocket on descriptor"), "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0, "\(daemon.stderr)")
+    }
+
     // MARK: Notify
 
     @Test func readyAfterTheSocketAcceptsWatchdogAtHalfTheIntervalStoppingOnSigterm() throws {

@@ -4,7 +4,7 @@
 #
 #   Tests/kernel/run.sh [--checks LIST]
 #
-#   --checks LIST  comma-separated subset of: replay,device-lost,two-panels,filter,dump,record,flood,latency,
+#   --checks LIST  comma-separated subset of: replay,device-lost,two-panels,filter,dump,metrics,record,flood,latency,
 #                  filter-flood,filter-latency,systemd
 #                  (default: all; the boot check always runs; `none`: only boot)
 #
@@ -281,7 +281,7 @@ say "initramfs: $(($(stat -c %s "$work/initramfs.cpio") / 1048576)) MiB, made in
 # between a writer and a reader as the scheduler really shares the CPU, and
 # the latency is measured in time as it passes.
 virtual_checks="" real_checks=""
-for c in replay device-lost two-panels filter dump record flood latency filter-flood filter-latency; do
+for c in replay device-lost two-panels filter dump metrics record flood latency filter-flood filter-latency; do
   if [ "$checks" = all ] || [[ ",$checks," == *",$c,"* ]]; then
     case "$c" in
       flood|latency|filter-flood|filter-latency) real_checks="${real_checks:+$real_checks,}$c" ;;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The checks of the real-kernel tier, run inside the QEMU guest by /init:
-#   checks.sh all | CHECK[,CHECK...]   (replay, device-lost, two-panels, filter, flood, record, latency,
-#                                       filter-flood, filter-latency;
+#   checks.sh all | CHECK[,CHECK...]   (replay, device-lost, two-panels, filter, dump, metrics, flood, record,
+#                                       latency, filter-flood, filter-latency;
 #                                       boot, which loads the modules, always runs)
 # Prints one `KERNELTEST PASS|FAIL name ...` line per check, `KERNELTEST INFO`
 # lines with details (the logs of what failed), and a final
@@ -640,6 +640,66 @@ check_latency() {
   fi
 }
 
+# --------------------------------------------------------------- metrics
+
+# metric FILE NAME: the value of one sample line (`NAME value`, NAME with
+# its labels as written), empty if there is none.
+metric() { awk -v n="$2" '$1 == n { print $2; exit }' "$1"; }
+# scrape FILE: GET /metrics of the daemon's metrics listener into FILE.
+scrape() { timeout 5 wget -q -O "$1" http://127.0.0.1:9464/metrics; }
+
+# i. Prometheus metrics of live input: a panel attached (attached 1, not
+# waiting), a whole `back` gesture through it and the panel gone: the
+# ended counter says what the stream said, input events and frames were
+# counted, the input-to-write histogram has observations of sensible size,
+# the loss is counted and the daemon waits again, the flight recorder holds
+# what it kept.
+check_metrics() {
+  d=/tmp/metrics
+  mkdir -p "$d"
+  t0=$(uptime_s)
+  ifconfig lo 127.0.0.1 up 2>/dev/null || ip link set lo up 2>/dev/null
+  if ! start_daemon "$d" --metrics 127.0.0.1:9464 || ! start_subscriber "$d/out.ndjson" \
+      || ! player_start "$d" /recordings/back-drag-finish.events --speed 1 --hold-seconds 0.3 \
+      || ! wait_attached "$d/daemon.log" 1; then
+    fail metrics "could not start the daemon, a subscriber and uinput-replay"
+    show daemon "$d/daemon.log"; stop_all; return 0
+  fi
+  scrape "$d/attached.txt" || { fail metrics "no /metrics while a panel is attached"; show daemon "$d/daemon.log"; stop_all; return 0; }
+  player_go
+  player_wait
+  settle "$d/out.ndjson" 10
+  if ! kt wait "$d/daemon.log" 'lost /dev/input' 10 || ! scrape "$d/after.txt"; then
+    fail metrics "no loss logged, or no /metrics after the panel went"; show daemon "$d/daemon.log"; stop_all; return 0
+  fi
+  stop_all
+  kt lifecycle "$d/out.ndjson" > "$d/life.txt"
+  ended=$(metric "$d/after.txt" 'transitiond_transitions_ended_total{transition="back",decision="finish",reason="released"}')
+  count=$(metric "$d/after.txt" transitiond_input_to_write_seconds_count)
+  sum=$(metric "$d/after.txt" transitiond_input_to_write_seconds_sum)
+  events=$(metric "$d/after.txt" transitiond_input_events_total)
+  frames=$(metric "$d/after.txt" transitiond_input_frames_total)
+  problems=""
+  [ "$(cat "$d/life.txt")" = "back: began ended(finish,released) finished" ] || problems="$problems stream '$(cat "$d/life.txt")';"
+  [ "$(metric "$d/attached.txt" transitiond_input_devices_attached)" = 1.0 ] || problems="$problems attached not 1 while attached;"
+  [ "$(metric "$d/attached.txt" transitiond_input_waiting)" = 0.0 ] || problems="$problems waiting not 0 while attached;"
+  [ "$ended" = 1 ] || problems="$problems ended{back,finish,released} '$ended';"
+  [ "${frames:-0}" -gt 100 ] && [ "${events:-0}" -gt "${frames:-0}" ] || problems="$problems events '$events' frames '$frames';"
+  [ "${count:-0}" -gt 10 ] || problems="$problems latency count '$count';"
+  awk -v s="${sum:-x}" -v c="${count:-0}" 'BEGIN { exit !(c > 0 && s / c > 0 && s / c < 0.5) }' \
+    || problems="$problems latency mean '$sum'/'$count';"
+  [ "$(metric "$d/after.txt" transitiond_input_devices_lost_total)" = 1 ] || problems="$problems lost not 1;"
+  [ "$(metric "$d/after.txt" transitiond_input_waiting)" = 1.0 ] || problems="$problems waiting not 1 after the loss;"
+  bytes=$(metric "$d/after.txt" transitiond_flight_recorder_bytes)
+  awk -v b="${bytes:-0}" 'BEGIN { exit !(b > 0) }' || problems="$problems flight recorder bytes '$bytes';"
+  if [ -z "$problems" ]; then
+    pass metrics "ended 1, $events events, $frames frames, $count latencies (mean $(awk -v s="$sum" -v c="$count" 'BEGIN { printf "%.0f", s / c * 1e6 }') µs), lost 1, recorder $bytes bytes ($(since "$t0"))"
+  else
+    fail metrics "$problems"
+    show metrics "$d/after.txt" 40; show daemon "$d/daemon.log"
+  fi
+}
+
 # ------------------------------------------------------------------ main
 
 t_all=$(uptime_s)
@@ -650,6 +710,7 @@ if [ -c /dev/uinput ]; then
   wanted two-panels && check_two_panels
   wanted filter && check_filter
   wanted dump && check_dump
+  wanted metrics && check_metrics
   wanted flood && check_flood
   wanted record && check_record
   wanted latency && check_latency

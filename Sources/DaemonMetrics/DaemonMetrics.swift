@@ -1,0 +1,123 @@
+import CoreMetrics
+import Prometheus
+import TransitionEngine
+import TransitionServer
+
+/// The daemon's Prometheus metrics, through swift-metrics with the
+/// swift-prometheus backend: a registry of its own (no global bootstrap,
+/// so several daemons in one process, as in tests, keep theirs apart), the
+/// metrics of `MetricNames`, and the server's `MetricsService`.
+///
+/// The counts themselves live where they happen, as plain numbers in value
+/// types (the server machine's `ServerStatistics`, the engine's
+/// `EngineTally`, the host's counters): nothing on the input path calls
+/// into a metrics library. At each scrape, on the server's loop, `publish`
+/// brings the swift-metrics counters up to those numbers (by the
+/// difference since the last scrape) and sets the gauges; only the latency
+/// histogram is recorded as it happens. Confined to the server's loop.
+public final class DaemonMetrics: @unchecked Sendable {
+    /// The exposition's content type (Prometheus text format 0.0.4).
+    public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+
+    private let registry = PrometheusCollectorRegistry()
+    private let factory: DeclaredMetricsFactory
+    private let live: Bool
+    private let latency: CoreMetrics.Timer
+    /// Counters by series, and the value each was last brought up to.
+    private var counters: [Series: (counter: CoreMetrics.Counter, published: Int)] = [:]
+    private var gauges: [Series: CoreMetrics.Gauge] = [:]
+
+    /// One time series: a metric and its labels, in order.
+    private struct Series: Hashable {
+        var name: String
+        var labels: [Label]
+    }
+
+    private struct Label: Hashable {
+        var name: String
+        var value: String
+    }
+
+    /// `live`: the input is panels (the device metrics are exported), not
+    /// a replay. `version`: the daemon's, for `transitiond_build_info`.
+    public init(live: Bool, version: String) {
+        factory = DeclaredMetricsFactory(registry: registry)
+        self.live = live
+        latency = CoreMetrics.Timer(label: MetricNames.inputToWrite.name, factory: factory)
+        CoreMetrics.Gauge(label: MetricNames.buildInfo.name, dimensions: [("version", version)], factory: factory).record(1)
+        // Series without labels exist from the start, at 0: a rate over the
+        // first scrapes is right, and a dashboard shows 0, not "no data".
+        publish(MetricsReading(server: ServerStatistics(), clients: [.unixSocket: 0, .webSocket: 0], host: HostStatistics()))
+    }
+
+    /// The service the server calls at each scrape and for each latency.
+    public var service: MetricsService {
+        MetricsService(
+            render: { [self] reading in
+                publish(reading)
+                return (Self.contentType, registry.emitToBuffer())
+            },
+            observeLatency: { [latency] nanoseconds in latency.recordNanoseconds(nanoseconds) })
+    }
+
+    /// The exposition now (without reading new counts).
+    public func exposition() -> String { registry.emitToString() }
+
+    // MARK: Publishing
+
+    /// Brings every metric up to `reading`.
+    public func publish(_ reading: MetricsReading) {
+        let host = reading.host
+        let server = reading.server
+        for (transition, count) in host.engine.began {
+            self.count(MetricNames.transitionsBegan, [("transition", transition)], count)
+        }
+        for (outcome, count) in host.engine.ended {
+            self.count(MetricNames.transitionsEnded, [("transition", outcome.transition), ("decision", outcome.decision.rawValue),
+                                                      ("reason", outcome.reason.rawValue)], count)
+        }
+        for (rejected, count) in host.engine.rejected {
+            self.count(MetricNames.candidatesRejected, [("transition", rejected.transition), ("reason", rejected.reason)], count)
+        }
+        count(MetricNames.inputEvents, [], host.inputEvents)
+        count(MetricNames.inputFrames, [], host.frames)
+        if live {
+            count(MetricNames.inputResyncs, [], host.resyncs)
+            count(MetricNames.devicesLost, [], host.devicesLost)
+            gauge(MetricNames.devicesAttached, [], host.devicesAttached)
+            gauge(MetricNames.inputWaiting, [], host.devicesAttached == 0 ? 1 : 0)
+            gauge(MetricNames.flightRecorderBytes, [], host.flightRecorderBytes)
+        }
+        for transport in [ClientTransport.unixSocket, .webSocket] {
+            let labels = [("transport", transport.rawValue)]
+            gauge(MetricNames.clients, labels, reading.clients[transport] ?? 0)
+            count(MetricNames.connections, labels, server.admitted[transport] ?? 0)
+        }
+        count(MetricNames.connectionsRefused, [], server.refusedFull)
+        count(MetricNames.linesCoalesced, [], server.coalescedLines)
+        count(MetricNames.backlogDisconnects, [], server.backlogDisconnects)
+        for (command, count) in server.commands {
+            self.count(MetricNames.commands, [("command", command.name), ("result", command.result)], count)
+        }
+    }
+
+    /// The counter of this series, raised to `total` (counts only rise; a
+    /// lower total, which would be a bug, leaves it as it is).
+    private func count(_ metric: MetricDeclaration, _ labels: [(String, String)], _ total: Int) {
+        let series = Series(name: metric.name, labels: labels.map { Label(name: $0.0, value: $0.1) })
+        var entry = counters[series]
+            ?? (CoreMetrics.Counter(label: metric.name, dimensions: labels, factory: factory), 0)
+        if total > entry.published {
+            entry.counter.increment(by: total - entry.published)
+            entry.published = total
+        }
+        counters[series] = entry
+    }
+
+    private func gauge(_ metric: MetricDeclaration, _ labels: [(String, String)], _ value: Int) {
+        let series = Series(name: metric.name, labels: labels.map { Label(name: $0.0, value: $0.1) })
+        let gauge = gauges[series] ?? CoreMetrics.Gauge(label: metric.name, dimensions: labels, factory: factory)
+        gauges[series] = gauge
+        gauge.record(value)
+    }
+}

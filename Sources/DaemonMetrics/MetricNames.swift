@@ -1,0 +1,98 @@
+/// Every metric the daemon exports, declared once: its name (Prometheus
+/// conventions: `transitiond_` prefix, base units, `_total` for counters),
+/// its kind and its help line. The factory takes the help from here, and
+/// the publisher names what it records from here.
+public struct MetricDeclaration: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        case counter, gauge, histogram
+    }
+
+    public var name: String
+    public var kind: Kind
+    public var help: String
+}
+
+/// The daemon's metrics (docs/metrics.md lists them with their labels).
+public enum MetricNames {
+    // MARK: The engine
+
+    public static let transitionsBegan = MetricDeclaration(
+        name: "transitiond_transitions_began_total", kind: .counter,
+        help: "Interactions begun (began events), by transition.")
+    public static let transitionsEnded = MetricDeclaration(
+        name: "transitiond_transitions_ended_total", kind: .counter,
+        help: "Interactions ended (ended events), by transition, decision (finish, cancel) and reason (released, device-lost, client-lost, command, shutdown).")
+    public static let candidatesRejected = MetricDeclaration(
+        name: "transitiond_candidates_rejected_total", kind: .counter,
+        help: "Touches a transition looked at and did not take, by transition and why (outside-edge, sideways, ...).")
+
+    // MARK: Input
+
+    public static let inputEvents = MetricDeclaration(
+        name: "transitiond_input_events_total", kind: .counter,
+        help: "Raw input events read from the panels (or replayed).")
+    public static let inputFrames = MetricDeclaration(
+        name: "transitiond_input_frames_total", kind: .counter,
+        help: "Touch frames the engine processed.")
+    public static let inputResyncs = MetricDeclaration(
+        name: "transitiond_input_resyncs_total", kind: .counter,
+        help: "SYN_DROPPED resynchronisations: the kernel dropped input events and the daemon re-read the panel's state.")
+    public static let devicesLost = MetricDeclaration(
+        name: "transitiond_input_devices_lost_total", kind: .counter,
+        help: "Panels lost (unplugged, or a read error); their gestures were cancelled.")
+    public static let devicesAttached = MetricDeclaration(
+        name: "transitiond_input_devices_attached", kind: .gauge,
+        help: "Panels attached now.")
+    public static let inputWaiting = MetricDeclaration(
+        name: "transitiond_input_waiting", kind: .gauge,
+        help: "1 while the daemon waits for a touchscreen (none attached), else 0.")
+    public static let flightRecorderBytes = MetricDeclaration(
+        name: "transitiond_flight_recorder_bytes", kind: .gauge,
+        help: "Bytes the flight recorder's rings hold now.")
+    public static let inputToWrite = MetricDeclaration(
+        name: "transitiond_input_to_write_seconds", kind: .histogram,
+        help: "From an input event (its kernel timestamp) to the first client write of the events it caused.")
+
+    // MARK: Clients
+
+    public static let clients = MetricDeclaration(
+        name: "transitiond_clients", kind: .gauge,
+        help: "Clients connected now, by transport (unix, websocket).")
+    public static let connections = MetricDeclaration(
+        name: "transitiond_client_connections_total", kind: .counter,
+        help: "Connections admitted as clients, by transport.")
+    public static let connectionsRefused = MetricDeclaration(
+        name: "transitiond_client_connections_refused_total", kind: .counter,
+        help: "Connections refused because the daemon served max_clients already.")
+    public static let linesCoalesced = MetricDeclaration(
+        name: "transitiond_lines_coalesced_total", kind: .counter,
+        help: "changed and animating lines a slow client did not get because a newer one replaced them.")
+    public static let backlogDisconnects = MetricDeclaration(
+        name: "transitiond_backlog_disconnects_total", kind: .counter,
+        help: "Clients disconnected for falling behind by more than backlog_limit bytes.")
+    public static let commands = MetricDeclaration(
+        name: "transitiond_commands_total", kind: .counter,
+        help: "Commands answered, by command (invalid for a line that is not one) and result (ok or the error code).")
+
+    // MARK: The daemon
+
+    public static let buildInfo = MetricDeclaration(
+        name: "transitiond_build_info", kind: .gauge,
+        help: "Always 1; the labels say which transitiond this is.")
+
+    /// All of them, for the factory's help lines.
+    public static let all: [MetricDeclaration] = [
+        transitionsBegan, transitionsEnded, candidatesRejected,
+        inputEvents, inputFrames, inputResyncs, devicesLost, devicesAttached, inputWaiting, flightRecorderBytes,
+        inputToWrite,
+        clients, connections, connectionsRefused, linesCoalesced, backlogDisconnects, commands,
+        buildInfo,
+    ]
+
+    /// The latency histogram's buckets: 50 µs to 1 s.
+    public static let latencyBuckets: [Duration] = [
+        .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500),
+        .milliseconds(1), .microseconds(2500), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+        .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
+    ]
+}
