@@ -9,6 +9,8 @@
 #   ROUNDS=7          timed runs of each tool (interleaved)
 #   WARMUP=1          untimed runs of each tool first
 #   TRANSITIOND=path  use this binary instead of building the release one
+#   BASELINE=path     also time this transitiond binary (e.g. an older build)
+#                     in the same interleaved rounds, and give the ratio
 #   RECORDING=file    use this evemu file instead of bench/out/large-1M.events
 set -euo pipefail
 
@@ -64,7 +66,8 @@ commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ -n "$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
     commit="$commit (+ uncommitted changes)"
 fi
-EVEMU_READ="$out/evemu-read" TRANSITIOND_BIN="$transitiond" RECORDING_FILE="$recording" \
+if [ -n "${BASELINE:-}" ] && [ ! -x "$BASELINE" ]; then fail "BASELINE is not an executable: $BASELINE"; fi
+EVEMU_READ="$out/evemu-read" TRANSITIOND_BIN="$transitiond" RECORDING_FILE="$recording" BASELINE_BIN="${BASELINE:-}" \
 ROUNDS="$rounds" WARMUP="$warmup" NPROC="$(nproc)" COMMIT="$commit" \
 exec python3 - <<'PY'
 import os, statistics, subprocess, sys, tempfile, time
@@ -83,6 +86,8 @@ tools = [
     ("libevemu evemu_read_event", [reader, recording]),
     ("transitiond replay --fast", [transitiond, "replay", "--fast", "--json", recording]),
 ]
+if env.get("BASELINE_BIN"):
+    tools.append(("baseline replay --fast", [env["BASELINE_BIN"], "replay", "--fast", "--json", recording]))
 
 def run(name, argv):
     with tempfile.TemporaryFile() as err:
@@ -121,6 +126,8 @@ for name, _ in tools:
         name, format(round(medians[name]), ","), format(round(min(rates)), ","),
         format(round(max(rates)), ","), statistics.median(walls[name])))
 print()
-libevemu, ours = (medians[name] for name, _ in tools)
+libevemu, ours = medians[tools[0][0]], medians[tools[1][0]]
 print("ratio of medians (transitiond / libevemu): %.2f" % (ours / libevemu))
+if len(tools) > 2:
+    print("ratio of medians (transitiond / baseline): %.3f" % (ours / medians[tools[2][0]]))
 PY

@@ -47,7 +47,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.request
 
 env = os.environ
 FLOOR, SUBSCRIBER = env["FLOOR"], env["SUBSCRIBER"]
@@ -57,6 +59,11 @@ FLOOR_ONLY = env.get("FLOOR_ONLY", "0") not in ("", "0")
 # WEBSOCKET=1: transitiond's two transports side by side (Unix socket
 # subscribers against WebSocket subscribers of the same replay), no floor.
 WEBSOCKET = env.get("WEBSOCKET", "0") not in ("", "0")
+# METRICS=1: transitiond with its metrics off (`[metrics] enabled = false`)
+# against the same binary with a metrics listener scraped SCRAPE_HZ times a
+# second (and the input-to-write histogram recording), no floor.
+METRICS = env.get("METRICS", "0") not in ("", "0")
+SCRAPE_HZ = float(env.get("SCRAPE_HZ", "5"))
 RECORDING = env["RECORDING"]
 SIZES = [int(s) for s in env.get("SIZES", "1 10 100 1000").split()]
 ROUNDS = int(env.get("ROUNDS", "3"))
@@ -249,6 +256,13 @@ def run_one(kind, n, workdir, config, line_bytes):
         port = free_port()
         argv += ["--websocket", "127.0.0.1:%d" % port]
         target = "ws://127.0.0.1:%d" % port
+    scraping = None
+    if METRICS and kind == "transitiond":
+        argv[argv.index(config)] = config + ".off"  # the same config, [metrics] enabled = false
+    elif kind == "metrics":
+        metrics_port = free_port()
+        argv += ["--metrics", "127.0.0.1:%d" % metrics_port]
+        scraping = Scraper("http://127.0.0.1:%d/metrics" % metrics_port)
     if WAIT_CLIENTS:
         argv += ["--wait-clients", str(n)]
     if kind != "floor":
@@ -258,6 +272,8 @@ def run_one(kind, n, workdir, config, line_bytes):
     with open(server_log, "wb") as log:
         server = start(argv, stdout=log, stderr=subprocess.STDOUT, **extra)
     subs = []
+    if scraping:
+        scraping.start()
     try:
         # 1. the socket
         deadline = time.monotonic() + 20.0
@@ -318,6 +334,8 @@ def run_one(kind, n, workdir, config, line_bytes):
         lost = sum(1 for p in subs if p.poll() is not None)
     finally:
         # 4. stop everything (subscribers first: they save their samples)
+        if scraping:
+            scraping.stop()
         end(subs, 20.0)
         end([server], 10.0)
     if server.returncode not in (0, -signal.SIGTERM):
@@ -357,6 +375,34 @@ def run_one(kind, n, workdir, config, line_bytes):
 # The table
 
 
+class Scraper:
+    """GETs a metrics URL SCRAPE_HZ times a second on a thread of its own,
+    as a Prometheus with a short interval would (failures while the server
+    starts are ignored; `scrapes` counts the ones that worked)."""
+
+    def __init__(self, url):
+        self.url = url
+        self.halt = threading.Event()
+        self.scrapes = 0
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def start(self):
+        self.thread.start()
+
+    def run(self):
+        while not self.halt.wait(1.0 / SCRAPE_HZ):
+            try:
+                with urllib.request.urlopen(self.url, timeout=2) as response:
+                    response.read()
+                    self.scrapes += 1
+            except OSError:
+                pass
+
+    def stop(self):
+        self.halt.set()
+        self.thread.join(5)
+
+
 def free_port():
     """A loopback TCP port nothing listens on now."""
     import socket
@@ -365,26 +411,28 @@ def free_port():
         return probe.getsockname()[1]
 
 
-def websocket_table(results):
-    """Unix socket against WebSocket subscribers, and what WebSocket adds."""
+def pair_table(results, other, a_name, b_name, goal=None):
+    """transitiond's plain runs (a) against its `other` runs (b), and what b adds."""
     keys = ["p50", "p99", "max", "cpu", "rate"]
     med = {}
-    for kind in ("transitiond", "websocket"):
+    for kind in ("transitiond", other):
         for n in SIZES:
             runs = results.get((kind, n), [])
             med[kind, n] = {k: statistics.median(r[k] for r in runs) if runs else float("nan") for k in keys}
-    head = ["subscribers", "Unix p50 ms", "Unix p99 ms", "WebSocket p50 ms", "WebSocket p99 ms",
-            "added p50 ms", "added p99 ms", "Unix CPU %", "WebSocket CPU %", "Unix lines/s", "WebSocket lines/s"]
+    head = ["subscribers", "%s p50 ms" % a_name, "%s p99 ms" % a_name, "%s p50 ms" % b_name, "%s p99 ms" % b_name,
+            "added p50 ms", "added p99 ms", "%s CPU %%" % a_name, "%s CPU %%" % b_name,
+            "%s lines/s" % a_name, "%s lines/s" % b_name]
     rows = []
     verdicts = []
     for n in SIZES:
-        u, w = med["transitiond", n], med["websocket", n]
+        u, w = med["transitiond", n], med[other, n]
         rows.append([str(n), ms(u["p50"]), ms(u["p99"]), ms(w["p50"]), ms(w["p99"]),
                      "%.3f" % (w["p50"] - u["p50"]), "%.3f" % (w["p99"] - u["p99"]),
                      fmt(u["cpu"], 1), fmt(w["cpu"], 1), fmt(u["rate"], 0), fmt(w["rate"], 0)])
         added = w["p99"] - u["p99"]
-        verdicts.append("%d: WebSocket adds %.3f ms at p99%s" % (
-            n, added, (" (goal ≤ 0.2 ms: %s)" % ("ok" if added <= 0.2 else "OVER")) if n == 1 else ""))
+        verdicts.append("%d: %s adds %.3f ms at p99, p99 ratio %s, CPU ratio %s%s" % (
+            n, b_name, added, ratio(w["p99"], u["p99"]), ratio(w["cpu"], u["cpu"]),
+            (" (goal ≤ %g ms: %s)" % (goal, "ok" if added <= goal else "OVER")) if goal is not None and n == 1 else ""))
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---:" for _ in head) + "|"]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
     return "\n".join(lines), verdicts
@@ -478,7 +526,7 @@ def against_baseline(med):
 
 
 def write_doc(text):
-    marker = "websocket-latency" if WEBSOCKET else "socket-latency"
+    marker = "websocket-latency" if WEBSOCKET else "metrics-latency" if METRICS else "socket-latency"
     begin, finish = "<!-- %s:begin -->" % marker, "<!-- %s:end -->" % marker
     section = "%s\n%s\n%s" % (begin, text.rstrip("\n"), finish)
     old = open(DOC, encoding="utf-8").read() if os.path.exists(DOC) else \
@@ -515,7 +563,7 @@ def measure_line_bytes(workdir):
 def main():
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, on_signal)
-    kinds = ["transitiond", "websocket"] if WEBSOCKET else \
+    kinds = ["transitiond", "websocket"] if WEBSOCKET else ["transitiond", "metrics"] if METRICS else \
         ["floor"] if FLOOR_ONLY else ["floor", "transitiond"] + (["baseline"] if BASELINE else [])
     workdir = tempfile.mkdtemp(prefix="socket-latency-")
     results = {}
@@ -537,6 +585,9 @@ def main():
         if not env.get("CONFIG"):
             with open(config, "w") as f:
                 f.write(BENCH_CONFIG + SERVER_SECTION)
+        if METRICS:
+            with open(config, encoding="utf-8") as f, open(config + ".off", "w", encoding="utf-8") as off:
+                off.write(f.read() + "\n[metrics]\nenabled = false\n")
         for n in SIZES:
             for r in range(ROUNDS):
                 # Who goes first changes every round (with a baseline, each in turn).
@@ -569,7 +620,9 @@ def main():
         shutil.rmtree(workdir, ignore_errors=True)
 
     if WEBSOCKET:
-        text, verdicts = websocket_table(results)
+        text, verdicts = pair_table(results, "websocket", "Unix", "WebSocket", goal=0.2)
+    elif METRICS:
+        text, verdicts = pair_table(results, "metrics", "off", "on")
     else:
         text, med = table(results, kinds)
     when = time.strftime("%Y-%m-%d", time.localtime(started))
@@ -600,6 +653,11 @@ def main():
         summary += ["", "Unix: subscribers on the Unix socket; WebSocket: the same subscriber program "
                     "(bench/socket-subscriber.c) as a WebSocket client of `--websocket`, in runs of their own, "
                     "alternating. " + "; ".join(verdicts) + "."]
+    elif METRICS:
+        summary += ["", "off: `[metrics] enabled = false`; on: the same binary with `--metrics` and a scraper "
+                    "GETting /metrics %g times a second; in runs of their own, alternating. A paced replay "
+                    "also records the input-to-write histogram (from when each step was due). " % SCRAPE_HZ
+                    + "; ".join(verdicts) + "."]
     elif FLOOR_ONLY:
         summary += ["", "Floor only (`FLOOR_ONLY=1`): transitiond was not measured."]
     else:

@@ -14,7 +14,9 @@ import TransitionServer
 /// into a metrics library. At each scrape, on the server's loop, `publish`
 /// brings the swift-metrics counters up to those numbers (by the
 /// difference since the last scrape) and sets the gauges; only the latency
-/// histogram is recorded as it happens. Confined to the server's loop.
+/// histogram is recorded as it happens. The counts are read on the server's
+/// loop; publishing and rendering run on the server's metrics queue, one
+/// scrape at a time (the histogram's recording is thread-safe).
 public final class DaemonMetrics: @unchecked Sendable {
     /// The exposition's content type (Prometheus text format 0.0.4).
     public static let contentType = "text/plain; version=0.0.4; charset=utf-8"

@@ -51,7 +51,7 @@ public enum MetricNames {
         help: "Bytes the flight recorder's rings hold now.")
     public static let inputToWrite = MetricDeclaration(
         name: "transitiond_input_to_write_seconds", kind: .histogram,
-        help: "From an input event (its kernel timestamp) to the first client write of the events it caused.")
+        help: "From an input event (its kernel timestamp; in a paced replay, when the step was due) to the first client write of the events it caused.")
 
     // MARK: Clients
 

@@ -23,6 +23,9 @@ public final class ReplayHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
     private var started = false
     private var stopped = false
     private var buffer: [TransitionEvent] = []
+    /// Paced on `CLOCK_MONOTONIC`: the steps' due instants are real times.
+    private let paced: Bool
+    public private(set) var emittingInputTime: Int64?
 
     /// A replay of `session` on `loop`, paced by `clock` at `speed`. Until
     /// `start`, its time 0 is now, for commands; what they start (an
@@ -33,6 +36,7 @@ public final class ReplayHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
         self.session = session
         self.clock = clock
         self.speed = speed
+        paced = clock is MonotonicClock
         driver = EngineDriver(loop: loop, clock: clock, timeline: EngineTimeline(origin: clock.now, speed: speed))
         driver.onDue = { [weak self] _ in self?.fire() }
     }
@@ -114,11 +118,18 @@ public final class ReplayHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
             return
         }
         var steps = 0
+        var due: Double?
         while let t = session.nextActivity, steps < 512, driver.isDue(t) {
             session.step(into: &buffer)
+            due = t
             steps += 1
         }
-        if !buffer.isEmpty { emit(buffer) }
+        if !buffer.isEmpty {
+            // The latency the metrics measure starts when the newest step was due.
+            if paced, let due { emittingInputTime = driver.timeline.instant(of: due).nanoseconds }
+            emit(buffer)
+            emittingInputTime = nil
+        }
         schedule()
     }
 

@@ -43,8 +43,9 @@ public protocol EngineHost: AnyObject {
     var statistics: HostStatistics { get }
     /// While the host hands events to `emit` because of input: the
     /// `CLOCK_MONOTONIC` time, in nanoseconds, of the newest input event
-    /// behind them (the start of the input-to-client latency). Nil otherwise
-    /// (animation frames, commands, a replay).
+    /// behind them (the start of the input-to-client latency); for a paced
+    /// replay, when its newest step was due. Nil otherwise (animation
+    /// frames of live input, commands, a replay on a manual clock).
     var emittingInputTime: Int64? { get }
 }
 

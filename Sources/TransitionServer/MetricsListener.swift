@@ -7,10 +7,11 @@ import NIOPosix
 
 /// What the HTTP side of a listener answers besides its pages: `/healthz`
 /// (200 while the daemon serves, 503 once it stops) and `/metrics` (when
-/// the daemon has metrics). Called on the server's loop.
+/// the daemon has metrics: `TransitionServer.renderMetrics`). Called on the
+/// server's loop.
 struct HTTPProbes {
     var healthy: () -> Bool
-    var metrics: () -> (contentType: String, body: [UInt8])?
+    var metrics: (@escaping @Sendable (_ contentType: String, _ body: [UInt8]) -> Void) -> Bool
 }
 
 // MARK: The metrics listener of its own
@@ -23,7 +24,7 @@ struct HTTPProbes {
 /// no scraper out.
 extension TransitionServer {
     var probes: HTTPProbes {
-        HTTPProbes(healthy: { [self] in isHealthy }, metrics: { [self] in metricsResponse() })
+        HTTPProbes(healthy: { [self] in isHealthy }, metrics: { [self] done in renderMetrics(then: done) })
     }
 
     /// Binds the listener (or adopts the passed one), not yet accepting.

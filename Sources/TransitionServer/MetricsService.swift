@@ -1,3 +1,4 @@
+import Dispatch
 import NIOCore
 
 /// What a metrics scrape reads, on the server's loop: the machine's counts,
@@ -16,12 +17,14 @@ public struct MetricsReading: Sendable, Equatable {
 
 /// Metrics as the server serves them (`GET /metrics`): the server knows
 /// neither the metrics library nor the exposition format, only when to read
-/// its counts and where the input-to-client latency starts and ends. Both
-/// closures are called on the server's loop.
+/// its counts and where the input-to-client latency starts and ends.
 public struct MetricsService: Sendable {
-    /// The exposition of everything counted now: its content type and body.
+    /// The exposition of the counts read: its content type and body. Called
+    /// off the server's loop (the counts are read on it, the text is made on
+    /// a queue of its own, so a scrape never holds up input), one call at a
+    /// time.
     public var render: @Sendable (MetricsReading) -> (contentType: String, body: [UInt8])
-    /// One input-to-first-client-write latency, in nanoseconds.
+    /// One input-to-first-client-write latency, in nanoseconds (on the loop).
     public var observeLatency: @Sendable (Int64) -> Void
 
     public init(render: @escaping @Sendable (MetricsReading) -> (contentType: String, body: [UInt8]),
@@ -59,10 +62,19 @@ extension TransitionServer {
             host: host.statistics)
     }
 
-    /// What `GET /metrics` answers now, nil when metrics are off (on the loop).
-    func metricsResponse() -> (contentType: String, body: [UInt8])? {
-        guard let metrics else { return nil }
-        return metrics.render(metricsReading)
+    /// Answers `GET /metrics`: reads the counts now (on the loop), renders
+    /// them on the metrics queue, and calls `done` back on the loop. False
+    /// (and no call) when metrics are off.
+    func renderMetrics(then done: @escaping @Sendable (_ contentType: String, _ body: [UInt8]) -> Void) -> Bool {
+        loop.assertInEventLoop()
+        guard let metrics else { return false }
+        let reading = metricsReading
+        let loop = self.loop
+        metricsQueue.async {
+            let response = metrics.render(reading)
+            loop.execute { done(response.contentType, response.body) }
+        }
+        return true
     }
 
     /// Whether the daemon is up for a probe (`/healthz`): serving, or

@@ -7,6 +7,7 @@ import NIOPosix
 import TransitionEngine
 import EventStream
 import Clocks
+import Dispatch
 
 /// The socket server (design "Socket"): the executor of `ServerStateMachine`
 /// on one event loop. It feeds the machine its inputs — connections from
@@ -56,6 +57,8 @@ public final class TransitionServer: @unchecked Sendable {
     /// The metrics listener of its own (`[metrics] listen`), once bound.
     var metricsListener: Channel?
     let metricsRequests = PlainHTTPConnections(limit: 64)
+    /// Where `/metrics` is rendered, off the loop, one scrape at a time.
+    let metricsQueue = DispatchQueue(label: "transitiond.metrics")
     private let writer = JSONWriter(capacity: 1 << 16)
     private var eventBuffer: [TransitionEvent] = []
     var refusals = RefusalReport()

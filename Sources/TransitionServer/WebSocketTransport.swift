@@ -427,13 +427,24 @@ final class WebPageHandler: ChannelInboundHandler, RemovableChannelHandler {
             } else {
                 send(.serviceUnavailable, "text/plain; charset=utf-8", Array("stopping\n".utf8), head: head, context: context)
             }
-        } else if path == "/metrics", let metrics = probes.metrics() {
-            send(.ok, metrics.contentType, metrics.body, head: head, context: context)
+        } else if path == "/metrics", answerMetrics(head: head, context: context) {
+            return
         } else if let page = pages[path] {
             send(.ok, page.contentType, page.body, head: head, context: context)
         } else {
             send(.notFound, "text/plain; charset=utf-8", Array("transitiond: no page at \(path)\n".utf8),
                  head: head, context: context)
+        }
+    }
+
+    /// `/metrics`, rendered off the loop and sent when ready; false when the
+    /// daemon has no metrics.
+    private func answerMetrics(head: HTTPRequestHead, context: ChannelHandlerContext) -> Bool {
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        return probes.metrics { contentType, body in
+            let (handler, context) = bound.value
+            guard context.channel.isActive else { return }
+            handler.send(.ok, contentType, body, head: head, context: context)
         }
     }
 

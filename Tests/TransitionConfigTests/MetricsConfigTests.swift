@@ -10,16 +10,6 @@ extension Fixture {
     static let metrics = edgePan + "[metrics]\n"
 }
 
-/// Parses text that must be valid, `[metrics]` included.
-private func parseDaemonValid(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> DaemonConfiguration {
-    do {
-        return try ConfigLoader.parseDaemon(text: text, file: "test.toml")
-    } catch {
-        Issue.record("unexpected error: \(error)", sourceLocation: sourceLocation)
-        throw error
-    }
-}
-
 /// Expects `text` to fail through `parseDaemon` on `line`, about `key`, with a
 /// message containing `fragment`. What the schema checks fails through the
 /// engine-only `parse` too, with the same error (`engineToo`); what the

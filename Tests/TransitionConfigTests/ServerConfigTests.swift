@@ -9,16 +9,6 @@ extension Fixture {
     static let server = edgePan + "[server]\n"
 }
 
-/// Parses text that must be valid, `[server]` included.
-private func parseDaemonValid(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> DaemonConfiguration {
-    do {
-        return try ConfigLoader.parseDaemon(text: text, file: "test.toml")
-    } catch {
-        Issue.record("unexpected error: \(error)", sourceLocation: sourceLocation)
-        throw error
-    }
-}
-
 /// Expects `text` to fail on `line`, about `key`, with a message containing
 /// `fragment`, both through `parseDaemon` and through the engine-only `parse`.
 private func expectServerError(_ text: String, line: Int, key: String?, _ fragment: String,

@@ -49,3 +49,13 @@ func parseValid(_ text: String, sourceLocation: SourceLocation = #_sourceLocatio
         throw error
     }
 }
+
+/// Parses text that must be valid, the daemon's tables included.
+func parseDaemonValid(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> DaemonConfiguration {
+    do {
+        return try ConfigLoader.parseDaemon(text: text, file: "test.toml")
+    } catch {
+        Issue.record("unexpected error: \(error)", sourceLocation: sourceLocation)
+        throw error
+    }
+}

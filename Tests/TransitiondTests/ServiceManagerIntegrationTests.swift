@@ -105,6 +105,23 @@ import Testing
         #expect(daemon.waitForExit() == 0, "\(daemon.stderr)")
     }
 
+    @Test func metricsTurnedOffInTheConfigAreServedNowhere() throws {
+        let socket = temporarySocketPath("no-metrics")
+        let port = try freeLoopbackPort()
+        let inputs = TemporaryDirectory(prefix: "inputs")
+        defer { inputs.remove() }
+        let config = inputs.file("off.toml", "[[transition]]\nname = \"back\"\ngesture = \"edge-pan\"\nedge = \"left\"\n\n[metrics]\nenabled = false\n")
+        let daemon = try DaemonProcess(["run", "--socket", socket, "--input-root", inputs.path, "--config", config,
+                                        "--websocket", "127.0.0.1:\(port)"], socket: socket)
+        try daemon.waitUntilListening()
+        let metrics = try tcpExchange(port: port, send: "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n") { $0.contains("no page") }
+        #expect(metrics.hasPrefix("HTTP/1.1 404"), "\(metrics)")
+        let health = try tcpExchange(port: port, send: "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n") { $0.hasSuffix("ok\n") }
+        #expect(health.hasPrefix("HTTP/1.1 200"), "/healthz stays: \(health)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0, "\(daemon.stderr)")
+    }
+
     // MARK: Notify
 
     @Test func readyAfterTheSocketAcceptsWatchdogAtHalfTheIntervalStoppingOnSigterm() throws {

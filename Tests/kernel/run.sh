@@ -4,7 +4,7 @@
 #
 #   Tests/kernel/run.sh [--checks LIST]
 #
-#   --checks LIST  comma-separated subset of: replay,device-lost,two-panels,filter,dump,metrics,record,flood,latency,
+#   --checks LIST  comma-separated subset of: replay,device-lost,two-panels,filter,dump,metrics,record,flood,latency,latency-costs,
 #                  filter-flood,filter-latency,systemd
 #                  (default: all; the boot check always runs; `none`: only boot)
 #
@@ -37,7 +37,7 @@ done
 SMOKE_LIMIT=60         # the trivial guest
 VIRTUAL_LIMIT=240      # guest 1: replay, device-lost, record (about 35 s of wall time)
 VIRTUAL_GUEST_LIMIT=90 # ... in virtual seconds
-REAL_LIMIT=150         # guest 2: flood, latency (about 25 s)
+REAL_LIMIT=240         # guest 2: flood, latency, latency-costs, the filter's (about 120 s)
 STREAM_SECONDS=12      # the latency check's stream (240 events/s; a slow guest coalesces some)
 FLOOD_SECONDS=30       # the flood's stream, written as fast as possible
 
@@ -281,10 +281,10 @@ say "initramfs: $(($(stat -c %s "$work/initramfs.cpio") / 1048576)) MiB, made in
 # between a writer and a reader as the scheduler really shares the CPU, and
 # the latency is measured in time as it passes.
 virtual_checks="" real_checks=""
-for c in replay device-lost two-panels filter dump metrics record flood latency filter-flood filter-latency; do
+for c in replay device-lost two-panels filter dump metrics record flood latency latency-costs filter-flood filter-latency; do
   if [ "$checks" = all ] || [[ ",$checks," == *",$c,"* ]]; then
     case "$c" in
-      flood|latency|filter-flood|filter-latency) real_checks="${real_checks:+$real_checks,}$c" ;;
+      flood|latency|latency-costs|filter-flood|filter-latency) real_checks="${real_checks:+$real_checks,}$c" ;;
       *) virtual_checks="${virtual_checks:+$virtual_checks,}$c" ;;
     esac
   fi

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The checks of the real-kernel tier, run inside the QEMU guest by /init:
 #   checks.sh all | CHECK[,CHECK...]   (replay, device-lost, two-panels, filter, dump, metrics, flood, record,
-#                                       latency, filter-flood, filter-latency;
+#                                       latency, latency-costs, filter-flood, filter-latency;
 #                                       boot, which loads the modules, always runs)
 # Prints one `KERNELTEST PASS|FAIL name ...` line per check, `KERNELTEST INFO`
 # lines with details (the logs of what failed), and a final
@@ -615,29 +615,72 @@ check_record() {
 # e. From the kernel's timestamp of each input event (the moment of the
 # uinput write) to a subscriber reading the began/changed/ended line it
 # produced.
-check_latency() {
-  d=/tmp/latency
-  mkdir -p "$d"
-  t0=$(uptime_s)
-  if ! start_daemon "$d"; then fail latency "could not start the daemon"; stop_all; return 0; fi
-  timeout -s KILL 120 kt latency "$SOCK" 100 > "$d/latency.txt" 2> "$d/latency.err" &
+# latency_run DIR CONFIG [ARGS...]: one such measurement of 1,500 frames;
+# kt's result line (`events=N p50=… p99=…`) in DIR/latency.txt; 0 when at
+# least 1,000 events were measured.
+latency_run() {
+  lr_dir="$1"; lr_config="$2"; shift 2
+  mkdir -p "$lr_dir"
+  if ! start_daemon_with "$lr_config" auto "$lr_dir" "$@"; then info "could not start the daemon"; stop_all; return 1; fi
+  timeout -s KILL 120 kt latency "$SOCK" 100 > "$lr_dir/latency.txt" 2> "$lr_dir/latency.err" &
   sub_pid=$!
-  if ! player_start "$d" /data/stream.events --speed 1 --hold-seconds 0.5 || ! wait_attached "$d/daemon.log" 1; then
-    fail latency "could not start uinput-replay"; show daemon "$d/daemon.log"; stop_all; return 0
+  if ! player_start "$lr_dir" /data/stream.events --speed 1 --hold-seconds 0.5 || ! wait_attached "$lr_dir/daemon.log" 1; then
+    info "could not start uinput-replay"; show daemon "$lr_dir/daemon.log"; stop_all; return 1
   fi
   player_go
   if ! player_wait; then
-    fail latency "uinput-replay failed"; show uinput-replay "$d/player.log"; stop_all; return 0
+    info "uinput-replay failed"; show uinput-replay "$lr_dir/player.log"; stop_all; return 1
   fi
   stop "$sub_pid"; sub_pid=""
   stop_all
-  events=$(sed -n 's/^events=\([0-9]*\).*/\1/p' "$d/latency.txt")
-  if [ "${events:-0}" -ge 1000 ]; then
+  lr_events=$(sed -n 's/^events=\([0-9]*\).*/\1/p' "$lr_dir/latency.txt")
+  if [ "${lr_events:-0}" -lt 1000 ]; then
+    info "fewer than 1000 events measured: $(cat "$lr_dir/latency.txt")"
+    show latency "$lr_dir/latency.err"; show daemon "$lr_dir/daemon.log"; show uinput-replay "$lr_dir/player.log"
+    return 1
+  fi
+}
+
+check_latency() {
+  d=/tmp/latency
+  t0=$(uptime_s)
+  if latency_run "$d" "$CONFIG"; then
     pass latency "uinput write -> subscriber: $(cat "$d/latency.txt") ($(since "$t0"))"
   else
-    fail latency "fewer than 1000 events measured: $(cat "$d/latency.txt")"
-    show latency "$d/latency.err"; show daemon "$d/daemon.log"; show uinput-replay "$d/player.log"
+    fail latency "see above"
   fi
+}
+
+# e2. What the flight recorder and the metrics cost on that path: the same
+# measurement with both off (`[input] flight_recorder = 0`, `[metrics]
+# enabled = false`) and both on (the recorder's default 30 s, a metrics
+# listener scraped five times a second), in the order off, on, on, off.
+# Passes when every run measured; the figures are for the notes.
+check_latency_costs() {
+  d=/tmp/latency-costs
+  mkdir -p "$d"
+  t0=$(uptime_s)
+  ifconfig lo 127.0.0.1 up 2>/dev/null || ip link set lo up 2>/dev/null
+  sed -e 's/^flight_recorder = 30 /flight_recorder = 0  /' \
+      -e 's|^enabled = true \( *# serve /metrics\)|enabled = false\1|' "$CONFIG" > "$d/off.toml"
+  if [ "$(grep -c '^flight_recorder = 0 \|^enabled = false .*# serve /metrics' "$d/off.toml")" != 2 ]; then
+    fail latency-costs "could not turn the recorder and the metrics off in a copy of $CONFIG"; return 0
+  fi
+  results=""
+  for mode in off on on off; do
+    run="$d/$mode-$(uptime_s)"
+    if [ "$mode" = on ]; then
+      ( while :; do wget -q -O /dev/null http://127.0.0.1:9464/metrics 2>/dev/null; usleep 200000; done ) &
+      scraper=$!
+      latency_run "$run" "$CONFIG" --metrics 127.0.0.1:9464; status=$?
+      kill "$scraper" 2>/dev/null; wait "$scraper" 2>/dev/null
+    else
+      latency_run "$run" "$d/off.toml"; status=$?
+    fi
+    if [ "$status" != 0 ]; then fail latency-costs "a run with both $mode failed"; return 0; fi
+    results="$results $mode:$(sed -n 's/.*p50=\([0-9.]*\).*p99=\([0-9.]*\).*/\1,\2/p' "$run/latency.txt")"
+  done
+  pass latency-costs "p50,p99 (µs) by run:$results ($(since "$t0"))"
 }
 
 # --------------------------------------------------------------- metrics
@@ -714,6 +757,7 @@ if [ -c /dev/uinput ]; then
   wanted flood && check_flood
   wanted record && check_record
   wanted latency && check_latency
+  wanted latency-costs && check_latency_costs
   wanted filter-flood && check_filter_flood
   wanted filter-latency && check_filter_latency
 fi
