@@ -37,7 +37,7 @@ done
 SMOKE_LIMIT=60         # the trivial guest
 VIRTUAL_LIMIT=240      # guest 1: replay, device-lost, record (about 35 s of wall time)
 VIRTUAL_GUEST_LIMIT=90 # ... in virtual seconds
-REAL_LIMIT=240         # guest 2: flood, latency, latency-costs, the filter's (about 120 s)
+REAL_LIMIT=300         # guest 2: flood, latency, latency-costs, the filter's (about 150 s)
 STREAM_SECONDS=12      # the latency check's stream (240 events/s; a slow guest coalesces some)
 FLOOD_SECONDS=30       # the flood's stream, written as fast as possible
 

@@ -615,16 +615,18 @@ check_record() {
 # e. From the kernel's timestamp of each input event (the moment of the
 # uinput write) to a subscriber reading the began/changed/ended line it
 # produced.
-# latency_run DIR CONFIG [ARGS...]: one such measurement of 1,500 frames;
-# kt's result line (`events=N p50=… p99=…`) in DIR/latency.txt; 0 when at
-# least 1,000 events were measured.
+# latency_run DIR CONFIG [ARGS...]: one such measurement of the stream
+# (all of it, or its first $LR_EVENTS events when that is set); kt's result
+# line (`events=N p50=… p99=…`) in DIR/latency.txt; 0 when at least 1,000
+# events were measured.
 latency_run() {
   lr_dir="$1"; lr_config="$2"; shift 2
   mkdir -p "$lr_dir"
   if ! start_daemon_with "$lr_config" auto "$lr_dir" "$@"; then info "could not start the daemon"; stop_all; return 1; fi
   timeout -s KILL 120 kt latency "$SOCK" 100 > "$lr_dir/latency.txt" 2> "$lr_dir/latency.err" &
   sub_pid=$!
-  if ! player_start "$lr_dir" /data/stream.events --speed 1 --hold-seconds 0.5 || ! wait_attached "$lr_dir/daemon.log" 1; then
+  if [ -n "${LR_EVENTS:-}" ]; then set -- --destroy-after-events "$LR_EVENTS"; else set -- --hold-seconds 0.5; fi
+  if ! player_start "$lr_dir" /data/stream.events --speed 1 "$@" || ! wait_attached "$lr_dir/daemon.log" 1; then
     info "could not start uinput-replay"; show daemon "$lr_dir/daemon.log"; stop_all; return 1
   fi
   player_go
@@ -652,10 +654,15 @@ check_latency() {
 }
 
 # e2. What the flight recorder and the metrics cost on that path: the same
-# measurement with both off (`[input] flight_recorder = 0`, `[metrics]
-# enabled = false`) and both on (the recorder's default 30 s, a metrics
-# listener scraped five times a second), in the order off, on, on, off.
-# Passes when every run measured; the figures are for the notes.
+# measurement (the stream's first 4,500 events, about 6 s) with both off (`[input]
+# flight_recorder = 0`, `[metrics] enabled = false`), both on (the
+# recorder's default 30 s, a metrics listener, the latency histogram), and
+# both on with the listener scraped five times a second by a wget in the
+# guest (which shares the guest's one CPU with the daemon), and both on
+# with the same wget asking for /healthz instead (the same processes and
+# connections, no metrics rendered), in the order off, on, scraped, probed,
+# probed, scraped, on, off. Passes when every run measured; the figures are
+# for the notes.
 check_latency_costs() {
   d=/tmp/latency-costs
   mkdir -p "$d"
@@ -667,16 +674,18 @@ check_latency_costs() {
     fail latency-costs "could not turn the recorder and the metrics off in a copy of $CONFIG"; return 0
   fi
   results=""
-  for mode in off on on off; do
+  for mode in off on scraped probed probed scraped on off; do
     run="$d/$mode-$(uptime_s)"
-    if [ "$mode" = on ]; then
-      ( while :; do wget -q -O /dev/null http://127.0.0.1:9464/metrics 2>/dev/null; usleep 200000; done ) &
-      scraper=$!
-      latency_run "$run" "$CONFIG" --metrics 127.0.0.1:9464; status=$?
-      kill "$scraper" 2>/dev/null; wait "$scraper" 2>/dev/null
-    else
-      latency_run "$run" "$d/off.toml"; status=$?
-    fi
+    case "$mode" in
+      scraped|probed)
+        path=metrics; [ "$mode" = probed ] && path=healthz
+        ( while :; do wget -q -O /dev/null "http://127.0.0.1:9464/$path" 2>/dev/null; usleep 200000; done ) &
+        scraper=$!
+        LR_EVENTS=4500 latency_run "$run" "$CONFIG" --metrics 127.0.0.1:9464; status=$?
+        kill "$scraper" 2>/dev/null; wait "$scraper" 2>/dev/null ;;
+      on) LR_EVENTS=4500 latency_run "$run" "$CONFIG" --metrics 127.0.0.1:9464; status=$? ;;
+      off) LR_EVENTS=4500 latency_run "$run" "$d/off.toml"; status=$? ;;
+    esac
     if [ "$status" != 0 ]; then fail latency-costs "a run with both $mode failed"; return 0; fi
     results="$results $mode:$(sed -n 's/.*p50=\([0-9.]*\).*p99=\([0-9.]*\).*/\1,\2/p' "$run/latency.txt")"
   done
