@@ -17,6 +17,10 @@ public struct ConfigError: Error, CustomStringConvertible, Sendable, Equatable {
     public var key: String?
     /// What is wrong, and what was found.
     public var message: String
+    /// The 1-based column (in characters) of a syntax error, when known.
+    public var column: Int?
+    /// The source line of a syntax error, shown with a caret under `column`.
+    public var excerpt: String?
 
     /// An error at `line` of `file`, about `key` when it is about one key.
     public init(file: String, line: Int?, key: String? = nil, message: String) {
@@ -26,12 +30,29 @@ public struct ConfigError: Error, CustomStringConvertible, Sendable, Equatable {
         self.message = message
     }
 
-    /// `FILE:LINE: key 'PATH': MESSAGE`, leaving out what is not known.
+    /// `FILE:LINE: key 'PATH': MESSAGE`, leaving out what is not known;
+    /// for a syntax error `FILE:LINE:COLUMN: MESSAGE`, then the line and a
+    /// caret under the column.
     public var description: String {
         var text = file
         if let line { text += ":\(line)" }
+        if line != nil, let column { text += ":\(column)" }
         text += ": "
         if let key { text += "key '\(key)': " }
-        return text + message
+        text += message
+        if let caret { text += "\n" + caret }
+        return text
+    }
+
+    /// The source line and a caret under the column (tabs kept, so the
+    /// caret lines up), indented by two spaces; nil without an excerpt.
+    public var caret: String? {
+        guard let excerpt, let column, column >= 1 else { return nil }
+        let scalars = Array(excerpt.unicodeScalars)
+        guard column <= scalars.count + 1 else { return nil }
+        var pad = ""
+        for scalar in scalars.prefix(column - 1) { pad += scalar == "\t" ? "\t" : " " }
+        let shown = String(String.UnicodeScalarView(scalars.map { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F ? "?" : $0 }))
+        return "  " + shown + "\n  " + pad + "^"
     }
 }

@@ -224,12 +224,24 @@ struct SchemaValidator {
                 sections.append(try validate(element, as: child.schema))
             }
             return sections
+        case (.arrayOfTables, .array(let nodes)) where nodes.allSatisfy(\.isTable):
+            // `keyframe = [{ property = "dim" }, …]`: the same tables, inline.
+            var sections: [ValidatedSection] = []
+            for element in nodes {
+                guard case .table(let table) = element.value else { continue }
+                sections.append(try validate(table, as: child.schema))
+            }
+            return sections
         case (.table, .table(let subtable)):
             return [try validate(subtable, as: child.schema)]
         default:
             let wanted = child.shape == .table ? "a \(child.schema.header) table" : "\(child.schema.header) tables"
+            var found = "found \(node.value.typeName) (got \(node.raw))"
+            if case .table(let implied) = node.value, implied.origin == .implicit {
+                found = "found only the parent of a header under it on line \(node.line), with no \(child.schema.header) before that header"
+            }
             throw ConfigError(file: file, line: node.line, key: table.childPath(child.name),
-                              message: "must be written as \(wanted), found \(node.value.typeName) (got \(node.raw))")
+                              message: "must be written as \(wanted), \(found)")
         }
     }
 }

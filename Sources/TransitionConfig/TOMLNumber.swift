@@ -1,7 +1,8 @@
 /// Reading TOML integers and floats from a token's bytes.
 ///
 /// Integers: optional sign, decimal digits, `_` only between digits, no
-/// leading zero. Floats: an integer part, then `.digits` and/or an exponent
+/// leading zero; or `0x`, `0o`, `0b` and digits of that base (no sign).
+/// Floats: an integer part, then `.digits` and/or an exponent
 /// `e[+-]digits`. `inf` and `nan` are handled by the reader.
 enum TOMLNumber {
     /// What a token turned out to be.
@@ -17,6 +18,14 @@ enum TOMLNumber {
     static func parse(_ token: ArraySlice<UInt8>) -> Parsed {
         let end = token.endIndex
         var index = token.startIndex
+        if token.count >= 2, token[index] == UInt8(ascii: "0") {
+            switch token[index + 1] {
+            case UInt8(ascii: "x"): return prefixed(token.dropFirst(2), radix: 16)
+            case UInt8(ascii: "o"): return prefixed(token.dropFirst(2), radix: 8)
+            case UInt8(ascii: "b"): return prefixed(token.dropFirst(2), radix: 2)
+            default: break
+            }
+        }
         var negative = false
         if index < end, token[index] == UInt8(ascii: "+") || token[index] == UInt8(ascii: "-") {
             negative = token[index] == UInt8(ascii: "-")
@@ -58,6 +67,51 @@ enum TOMLNumber {
 
     // MARK: - Helpers
 
+    /// Digits of `radix` (`_` only between two), as a non-negative 64-bit integer.
+    private static func prefixed(_ digits: ArraySlice<UInt8>, radix: Int) -> Parsed {
+        var value = 0
+        var previousWasDigit = false
+        var any = false
+        for byte in digits {
+            if byte == UInt8(ascii: "_") {
+                guard previousWasDigit else { return .invalid }
+                previousWasDigit = false
+                continue
+            }
+            let digit: Int
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = Int(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = Int(byte - UInt8(ascii: "a")) + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = Int(byte - UInt8(ascii: "A")) + 10
+            default: return .invalid
+            }
+            guard digit < radix else { return .invalid }
+            let (shifted, overflowA) = value.multipliedReportingOverflow(by: radix)
+            let (next, overflowB) = shifted.addingReportingOverflow(digit)
+            if overflowA || overflowB {
+                // Keep checking the digits: a malformed token is invalid first.
+                value = Int.max
+                any = true
+                previousWasDigit = true
+                if !digits.allSatisfy({ $0 == UInt8(ascii: "_") || isDigit(of: $0, radix: radix) }) { return .invalid }
+                return digits.last == UInt8(ascii: "_") ? .invalid : .outOfRange
+            }
+            value = next
+            previousWasDigit = true
+            any = true
+        }
+        guard any, previousWasDigit else { return .invalid }
+        return .integer(value)
+    }
+
+    private static func isDigit(of byte: UInt8, radix: Int) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return Int(byte - UInt8(ascii: "0")) < radix
+        case UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): return radix == 16
+        default: return false
+        }
+    }
+
     /// The end of a run of digits starting at `start` in which each `_` sits
     /// between two digits, or nil when there is no such run.
     private static func digitRun(_ token: ArraySlice<UInt8>, from start: Int) -> Int? {
@@ -93,19 +147,5 @@ enum TOMLNumber {
 
     static func isDigit(_ byte: UInt8) -> Bool {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-    }
-
-    /// Whether a token looks like a TOML date or time (`1979-05-27`, `07:32:00`),
-    /// which config files do not use.
-    static func looksLikeDateTime(_ token: ArraySlice<UInt8>) -> Bool {
-        let bytes = Array(token)
-        func digits(_ range: Range<Int>) -> Bool {
-            range.upperBound <= bytes.count && bytes[range].allSatisfy(isDigit)
-        }
-        if bytes.count >= 10, digits(0..<4), bytes[4] == UInt8(ascii: "-"), digits(5..<7),
-           bytes[7] == UInt8(ascii: "-"), digits(8..<10) {
-            return true
-        }
-        return bytes.count >= 5 && digits(0..<2) && bytes[2] == UInt8(ascii: ":") && digits(3..<5)
     }
 }

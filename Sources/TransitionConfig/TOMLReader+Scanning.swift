@@ -1,4 +1,4 @@
-// Byte-level scanning and error messages.
+// Byte-level scanning, columns and error messages.
 
 extension TOMLReader {
     // MARK: - Scanning
@@ -12,9 +12,19 @@ extension TOMLReader {
         while let byte = peek(), byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") { pos += 1 }
     }
 
-    /// Skips a comment up to (not over) the line end.
-    mutating func skipComment() {
-        while let byte = peek(), byte != UInt8(ascii: "\n"), byte != UInt8(ascii: "\r") { pos += 1 }
+    /// Skips a comment up to (not over) the line end; a control character
+    /// other than tab in it is an error (TOML 1.0, "Comment").
+    mutating func skipComment() throws(ConfigError) {
+        while let byte = peek(), byte != UInt8(ascii: "\n") {
+            if byte == UInt8(ascii: "\r") {
+                if peek(1) == UInt8(ascii: "\n") { return }
+                throw error("a carriage return must be followed by a line feed")
+            }
+            if (byte < 0x20 && byte != 0x09) || byte == 0x7F {
+                throw error("control character \(found()) in a comment")
+            }
+            pos += 1
+        }
     }
 
     /// Consumes LF or CRLF; false when the next byte is not a line end.
@@ -31,13 +41,15 @@ extension TOMLReader {
             return false
         }
         line += 1
+        lineStart = pos
+        columnMark = (pos, 1)
         return true
     }
 
     func isValueTerminator(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"),
-             UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "#"):
+             UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: "#"):
             return true
         default:
             return false
@@ -50,6 +62,49 @@ extension TOMLReader {
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(byte - UInt8(ascii: "a") + 10)
         case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(byte - UInt8(ascii: "A") + 10)
         default: return nil
+        }
+    }
+
+    // MARK: - Columns
+
+    /// The 1-based column, in Unicode scalars, of the reader's position.
+    mutating func column() -> Int { column(at: pos) }
+
+    /// The column of `index` on the current line. Counted on from the last
+    /// point asked for when `index` is past it, so a line is scanned about
+    /// once however many values it holds.
+    mutating func column(at index: Int) -> Int {
+        let index = max(lineStart, min(index, bytes.count))
+        if index < columnMark.offset { columnMark = (lineStart, 1) }
+        var column = columnMark.column
+        for k in columnMark.offset..<index where bytes[k] & 0xC0 != 0x80 { column += 1 }
+        columnMark = (index, column)
+        return column
+    }
+
+    /// Every byte must be UTF-8 (TOML 1.0: "A TOML file must be a valid
+    /// UTF-8 encoded Unicode document"); an error at the first that is not.
+    mutating func checkUTF8() throws(ConfigError) {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                if scalar == "\n" {
+                    line += 1
+                    lineStart = offset + 1
+                }
+                offset += UTF8.width(scalar)
+            case .emptyInput:
+                line = 1
+                lineStart = 0
+                return
+            case .error:
+                pos = offset
+                columnMark = (lineStart, 1)
+                throw error("the file is not valid UTF-8 (byte 0x\(String(bytes[offset], radix: 16, uppercase: true)))")
+            }
         }
     }
 
@@ -86,7 +141,24 @@ extension TOMLReader {
         return quoted ? "'\(character)'" : character
     }
 
-    func error(line: Int? = nil, key: String? = nil, _ message: String) -> ConfigError {
-        ConfigError(file: file, line: line ?? self.line, key: key, message: message)
+    /// An error at the reader's position, or at `line` and `column` when
+    /// given (on the current line, or on an earlier one: then without the
+    /// source line), with the source line and a caret under the column.
+    mutating func error(line: Int? = nil, column: Int? = nil, key: String? = nil, _ message: String) -> ConfigError {
+        let errorLine = line ?? self.line
+        let errorColumn = column ?? self.column()
+        var error = ConfigError(file: file, line: errorLine, key: key, message: message)
+        error.column = errorColumn
+        if errorLine == self.line { error.excerpt = currentLineText() }
+        return error
+    }
+
+    /// The current line, without its line end, at most 200 bytes.
+    private func currentLineText() -> String {
+        var end = lineStart
+        while end < bytes.count, end - lineStart < 200, bytes[end] != UInt8(ascii: "\n"), bytes[end] != UInt8(ascii: "\r") {
+            end += 1
+        }
+        return String(decoding: bytes[lineStart..<end], as: UTF8.self)
     }
 }

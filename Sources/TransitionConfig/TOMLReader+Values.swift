@@ -1,41 +1,76 @@
-// Reading values: strings, numbers, booleans and arrays.
+// Reading values: numbers, booleans, dates and times, arrays, inline tables.
 
 extension TOMLReader {
     // MARK: - Values
 
-    mutating func readValue(key: String, inArray: Bool) throws(ConfigError) -> TOMLNode {
+    /// The value at the reader's position, for the key `key` (its full path,
+    /// for messages and for the path of an inline table).
+    mutating func readValue(key: String) throws(ConfigError) -> TOMLNode {
         let valueLine = line
+        let valueColumn = column()
         let start = pos
         let value: TOMLValue
         switch peek() {
         case UInt8(ascii: "\""):
             if peek(1) == UInt8(ascii: "\""), peek(2) == UInt8(ascii: "\"") {
-                throw error(key: key, "multi-line strings (\"\"\") are not supported")
+                value = .string(try readMultiLineString(quote: UInt8(ascii: "\""), key: key))
+            } else {
+                value = .string(try readBasicString(key: key))
             }
-            value = .string(try readBasicString(key: key))
         case UInt8(ascii: "'"):
             if peek(1) == UInt8(ascii: "'"), peek(2) == UInt8(ascii: "'") {
-                throw error(key: key, "multi-line strings (''') are not supported")
+                value = .string(try readMultiLineString(quote: UInt8(ascii: "'"), key: key))
+            } else {
+                value = .string(try readLiteralString(key: key))
             }
-            value = .string(try readLiteralString(key: key))
         case UInt8(ascii: "["):
-            if inArray { throw error(key: key, "nested arrays are not supported") }
-            value = .array(try readArray(key: key))
+            value = .array(try nested(key: key) { (reader: inout TOMLReader) throws(ConfigError) in
+                try reader.readArray(key: key)
+            })
         case UInt8(ascii: "{"):
-            throw error(key: key, "inline tables ({ ... }) are not supported; use a [table] header")
+            value = .table(try nested(key: key) { (reader: inout TOMLReader) throws(ConfigError) in
+                try reader.readInlineTable(key: key, line: valueLine)
+            })
         default:
             value = try readBareValue(key: key)
         }
-        return TOMLNode(value: value, line: valueLine, raw: rawText(start..<pos))
+        return TOMLNode(value: value, line: valueLine, column: valueColumn, raw: rawText(start..<pos))
     }
 
-    /// Booleans, numbers, `inf` and `nan`: a token up to a space, `,`, `]`,
-    /// `#` or the line end.
+    /// Runs `read` one level deeper, refusing to go past `maximumDepth`.
+    private mutating func nested<T>(key: String, _ read: (inout TOMLReader) throws(ConfigError) -> T) throws(ConfigError) -> T {
+        guard depth < Self.maximumDepth else {
+            throw error(key: key, "arrays and inline tables nest at most \(Self.maximumDepth) deep")
+        }
+        depth += 1
+        defer { depth -= 1 }
+        return try read(&self)
+    }
+
+    /// Booleans, numbers, `inf`, `nan`, dates and times: a token up to a
+    /// space, `,`, `]`, `}`, `#` or the line end (a date-time's space
+    /// between date and time included).
     mutating func readBareValue(key: String) throws(ConfigError) -> TOMLValue {
         let start = pos
-        while let byte = peek(), !isValueTerminator(byte) { pos += 1 }
+        switch TOMLDateTime.read(bytes, at: start) {
+        case .value(let value, let end):
+            pos = end
+            if let byte = peek(), !isValueTerminator(byte) {
+                throw error(key: key, "invalid date or time \(rawText(start..<tokenEnd(from: start))) (\(found()) after it)")
+            }
+            return .dateTime(value)
+        case .invalid:
+            let end = tokenEnd(from: start, allowingTimeAfterDate: true)
+            throw error(key: key, "invalid date or time \(rawText(start..<end)) (RFC 3339: YYYY-MM-DD, HH:MM:SS, a real day and time)")
+        case .notADateTime:
+            break
+        }
+        pos = tokenEnd(from: start)
         let token = bytes[start..<pos]
-        guard !token.isEmpty else { throw error(key: key, "expected a value, found \(found())") }
+        guard !token.isEmpty else {
+            pos = start
+            throw error(key: key, "expected a value, found \(found())")
+        }
         let text = String(decoding: token, as: UTF8.self)
         switch text {
         case "true": return .boolean(true)
@@ -49,11 +84,9 @@ extension TOMLReader {
         case .integer(let value): return .integer(value)
         case .float(let value): return .float(value)
         case .outOfRange:
-            throw error(key: key, "integer \(text) does not fit in 64 bits")
+            throw error(line: line, column: column(at: start), key: key, "integer \(text) does not fit in 64 bits")
         case .invalid:
-            if TOMLNumber.looksLikeDateTime(token) {
-                throw error(key: key, "dates and times are not supported (got \(text))")
-            }
+            pos = start
             let first = token[token.startIndex]
             if (first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z"))
                 || (first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z")) {
@@ -70,18 +103,38 @@ extension TOMLReader {
         }
     }
 
-    mutating func readArray(key: String) throws(ConfigError) -> [TOMLNode] {
+    /// The end of a bare token starting at `start`.
+    private func tokenEnd(from start: Int, allowingTimeAfterDate: Bool = false) -> Int {
+        var end = start
+        while end < bytes.count, !isValueTerminator(bytes[end]) { end += 1 }
+        if allowingTimeAfterDate, end < bytes.count, bytes[end] == UInt8(ascii: " "), end - start == 10,
+           end + 1 < bytes.count, TOMLNumber.isDigit(bytes[end + 1]) {
+            end += 1
+            while end < bytes.count, !isValueTerminator(bytes[end]) { end += 1 }
+        }
+        return end
+    }
+
+    // MARK: - Arrays
+
+    /// `[ value, value, … ]`: any values, over any lines, comments between,
+    /// one trailing comma allowed.
+    private mutating func readArray(key: String) throws(ConfigError) -> [TOMLNode] {
         let openLine = line
+        let openColumn = column()
         pos += 1
         var elements: [TOMLNode] = []
         while true {
-            try skipArraySpace(key: key, openLine: openLine)
+            try skipArraySpace(key: key, openLine: openLine, openColumn: openColumn)
             if peek() == UInt8(ascii: "]") {
                 pos += 1
                 return elements
             }
-            elements.append(try readValue(key: key, inArray: true))
-            try skipArraySpace(key: key, openLine: openLine)
+            if peek() == UInt8(ascii: ",") {
+                throw error(key: key, "expected a value in the array, found ','")
+            }
+            elements.append(try readValue(key: "\(key)[\(elements.count + 1)]"))
+            try skipArraySpace(key: key, openLine: openLine, openColumn: openColumn)
             switch peek() {
             case UInt8(ascii: ","):
                 pos += 1
@@ -95,107 +148,54 @@ extension TOMLReader {
     }
 
     /// Spaces, comments and line ends inside an array.
-    mutating func skipArraySpace(key: String, openLine: Int) throws(ConfigError) {
+    private mutating func skipArraySpace(key: String, openLine: Int, openColumn: Int) throws(ConfigError) {
         while true {
             skipSpaces()
-            if peek() == UInt8(ascii: "#") { skipComment() }
+            if peek() == UInt8(ascii: "#") { try skipComment() }
             if peek() == nil {
-                throw error(line: openLine, key: key, "unterminated array: missing the closing ']'")
+                throw error(key: key, "unterminated array: missing the closing ']' of the '[' on line \(openLine), column \(openColumn)")
             }
             let consumed = try consumeNewline()
             if !consumed { return }
         }
     }
 
-    // MARK: - Strings
+    // MARK: - Inline tables
 
-    mutating func readBasicString(key: String?) throws(ConfigError) -> String {
-        let openLine = line
+    /// `{ key = value, … }` on one line (values inside may span lines),
+    /// dotted keys allowed, no trailing comma. Complete as written: nothing
+    /// may add to it later.
+    private mutating func readInlineTable(key: String, line openLine: Int) throws(ConfigError) -> TOMLTable {
+        let table = TOMLTable(line: openLine, path: key, origin: .dotted)
         pos += 1
-        var out: [UInt8] = []
-        while true {
-            guard let byte = peek() else {
-                throw error(line: openLine, key: key, "unterminated string: missing the closing '\"'")
-            }
-            switch byte {
-            case UInt8(ascii: "\""):
-                pos += 1
-                return String(decoding: out, as: UTF8.self)
-            case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-                throw error(key: key, "unterminated string: missing the closing '\"' before the end of the line")
-            case UInt8(ascii: "\\"):
-                try readEscape(into: &out, key: key, openLine: openLine)
-            default:
-                try rejectControl(byte, key: key)
-                out.append(byte)
-                pos += 1
-            }
-        }
-    }
-
-    mutating func readEscape(into out: inout [UInt8], key: String?, openLine: Int) throws(ConfigError) {
-        pos += 1
-        guard let code = peek() else {
-            throw error(line: openLine, key: key, "unterminated string: missing the closing '\"'")
-        }
-        pos += 1
-        switch code {
-        case UInt8(ascii: "b"): out.append(0x08)
-        case UInt8(ascii: "t"): out.append(0x09)
-        case UInt8(ascii: "n"): out.append(0x0A)
-        case UInt8(ascii: "f"): out.append(0x0C)
-        case UInt8(ascii: "r"): out.append(0x0D)
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(code)
-        case UInt8(ascii: "u"): try readUnicodeEscape(digits: 4, into: &out, key: key)
-        case UInt8(ascii: "U"): try readUnicodeEscape(digits: 8, into: &out, key: key)
-        case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-            throw error(key: key, "unterminated string: missing the closing '\"' before the end of the line")
-        default:
-            pos -= 1
-            throw error(key: key, "invalid escape '\\\(found(quoted: false))' in a string")
-        }
-    }
-
-    mutating func readUnicodeEscape(digits: Int, into out: inout [UInt8], key: String?) throws(ConfigError) {
-        let letter = digits == 4 ? "u" : "U"
-        var value: UInt32 = 0
-        for _ in 0..<digits {
-            guard let byte = peek(), let digit = hexValue(byte) else {
-                throw error(key: key, "invalid escape '\\\(letter)': expected \(digits) hexadecimal digits")
-            }
-            value = value &* 16 &+ digit
+        skipSpaces()
+        if peek() == UInt8(ascii: "}") {
             pos += 1
+            table.origin = .inline
+            return table
         }
-        guard let scalar = Unicode.Scalar(value) else {
-            throw error(key: key, "escape '\\\(letter)\(String(value, radix: 16, uppercase: true))' is not a Unicode scalar value")
-        }
-        UTF8.encode(scalar) { out.append($0) }
-    }
-
-    mutating func readLiteralString(key: String?) throws(ConfigError) -> String {
-        pos += 1
-        let start = pos
         while true {
-            guard let byte = peek() else {
-                throw error(key: key, "unterminated string: missing the closing \"'\"")
+            skipSpaces()
+            guard let byte = peek(), byte != UInt8(ascii: "\n"), byte != UInt8(ascii: "\r") else {
+                throw error(key: key, "an inline table ends on the line it starts ('}' expected, found \(found()))")
             }
-            switch byte {
-            case UInt8(ascii: "'"):
-                let text = String(decoding: bytes[start..<pos], as: UTF8.self)
+            if byte == UInt8(ascii: "}") || byte == UInt8(ascii: ",") {
+                throw error(key: key, "expected a key in the inline table, found \(found())")
+            }
+            // Keys inside go into the table as into a section of its own:
+            // its dotted sub-tables are still open until the '}'.
+            try readKeyValue(into: table)
+            skipSpaces()
+            switch peek() {
+            case UInt8(ascii: ","):
                 pos += 1
-                return text
-            case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-                throw error(key: key, "unterminated string: missing the closing \"'\" before the end of the line")
+            case UInt8(ascii: "}"):
+                pos += 1
+                table.seal()
+                return table
             default:
-                try rejectControl(byte, key: key)
-                pos += 1
+                throw error(key: key, "expected ',' or '}' in the inline table, found \(found())")
             }
-        }
-    }
-
-    func rejectControl(_ byte: UInt8, key: String?) throws(ConfigError) {
-        if (byte < 0x20 && byte != 0x09) || byte == 0x7F {
-            throw error(key: key, "control character \(found()) in a string; write it as an escape")
         }
     }
 }

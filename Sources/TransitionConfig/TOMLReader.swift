@@ -1,35 +1,60 @@
-/// Reads the TOML that config files need into a tree of `TOMLTable`s whose
-/// every value knows its line.
+/// Reads TOML 1.0.0 (toml.io/en/v1.0.0) into a tree of `TOMLTable`s whose
+/// every value knows its line and column.
 ///
-/// Supported: comments, blank lines, LF and CRLF line ends, `key = value`
-/// with bare or quoted keys; basic strings with escapes, literal strings,
-/// integers, floats (`inf`/`nan` included, for the schema to reject),
-/// booleans, arrays of scalars over one or more lines; `[table]` and
-/// `[[array.of.tables]]` headers. Inline tables, multi-line strings, nested
-/// arrays, dotted keys on the left of `=`, and dates are rejected with a
-/// message saying so. Any other malformed input is a `ConfigError` naming
-/// the line; no input makes the reader trap.
+/// All of the language: comments; LF and CRLF line ends; bare, quoted and
+/// dotted keys; basic and literal strings, single- and multi-line, with
+/// every escape; decimal, hexadecimal, octal and binary integers (64-bit);
+/// floats with `inf` and `nan`; booleans; offset and local date-times,
+/// local dates and times; arrays of anything; inline tables; `[table]` and
+/// `[[array.of.tables]]` headers, with the rules on defining a table or a
+/// key once. Any document that is not TOML 1.0 is a `ConfigError` at the
+/// line and column where a reader going from the top first knows it, with
+/// the source line and a caret under the column. No input makes it trap;
+/// it reads in one pass (time linear in the input) and nests arrays and
+/// inline tables at most `maximumDepth` deep, keys at most
+/// `maximumKeyParts` parts long.
 ///
 /// This file reads lines, keys and table headers; TOMLReader+Values.swift
-/// reads values and TOMLReader+Scanning.swift holds the byte-level helpers.
+/// reads values, TOMLReader+Strings.swift strings, and
+/// TOMLReader+Scanning.swift holds the byte-level helpers and messages.
 struct TOMLReader {
     let bytes: [UInt8]
     let file: String
     var pos = 0
     var line = 1
+    /// Where the current line starts, and a recent point of it whose column
+    /// is known (columns are counted from there: one pass over each line).
+    var lineStart = 0
+    var columnMark = (offset: 0, column: 1)
+    /// How deep values are nested now (arrays, inline tables).
+    var depth = 0
     private let root: TOMLTable
     private var current: TOMLTable
 
-    private init(text: String, file: String) {
-        bytes = Array(text.utf8)
+    /// Arrays and inline tables nest at most this deep.
+    static let maximumDepth = 128
+    /// A key (`a.b.c`) or a table header has at most this many parts.
+    static let maximumKeyParts = 128
+
+    private init(bytes: [UInt8], file: String) {
+        self.bytes = bytes
         self.file = file
-        root = TOMLTable(line: 1, path: "", isDefined: true)
+        root = TOMLTable(line: 1, path: "", origin: .root)
         current = root
     }
 
-    /// The root table of `text`, or the first syntax error in it.
+    /// The root table of `text`, or the first error in it.
     static func read(_ text: String, file: String) throws(ConfigError) -> TOMLTable {
-        var reader = TOMLReader(text: text, file: file)
+        var reader = TOMLReader(bytes: Array(text.utf8), file: file)
+        try reader.readDocument()
+        return reader.root
+    }
+
+    /// The root table of a document's bytes (checked to be UTF-8 first), or
+    /// the first error in it.
+    static func read(bytes: [UInt8], file: String) throws(ConfigError) -> TOMLTable {
+        var reader = TOMLReader(bytes: bytes, file: file)
+        try reader.checkUTF8()
         try reader.readDocument()
         return reader.root
     }
@@ -37,7 +62,11 @@ struct TOMLReader {
     // MARK: - Lines
 
     private mutating func readDocument() throws(ConfigError) {
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { pos = 3 }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            pos = 3
+            lineStart = 3
+            columnMark = (3, 1)
+        }
         while true {
             skipSpaces()
             guard let byte = peek() else { return }
@@ -54,9 +83,9 @@ struct TOMLReader {
 
     /// Skips spaces and a comment, then consumes the line end (or accepts the
     /// end of the file). `after` names the key whose value came before.
-    private mutating func finishLine(after key: String?) throws(ConfigError) {
+    mutating func finishLine(after key: String?) throws(ConfigError) {
         skipSpaces()
-        if peek() == UInt8(ascii: "#") { skipComment() }
+        if peek() == UInt8(ascii: "#") { try skipComment() }
         if peek() == nil { return }
         if try consumeNewline() { return }
         let what = key == nil ? "the table header" : "the value"
@@ -64,38 +93,79 @@ struct TOMLReader {
     }
 
     private mutating func readKeyValue() throws(ConfigError) {
+        let path = try readKeyValue(into: current)
+        try finishLine(after: path)
+    }
+
+    /// `key = value` (the key dotted or not) into `table`: a dotted key
+    /// makes, or adds to, the tables it names on the way. Returns the key's path.
+    @discardableResult
+    mutating func readKeyValue(into table: TOMLTable) throws(ConfigError) -> String {
         let keyLine = line
+        let keyColumn = column()
         let keys = try readKeyPath()
-        let key = keys[0]
-        let path = current.childPath(key)
-        if keys.count > 1 {
-            let dotted = keys.map(TOMLKey.display).joined(separator: ".")
-            throw error(key: current.path.isEmpty ? dotted : current.path + "." + dotted,
-                        "dotted keys are not supported; put the key under a [\(keys.dropLast().map(TOMLKey.display).joined(separator: "."))] header")
-        }
+        let path = keys.dropLast().reduce(table.path) { path, key in path.isEmpty ? TOMLKey.display(key) : path + "." + TOMLKey.display(key) }
+        let last = keys[keys.count - 1]
+        let fullPath = path.isEmpty ? TOMLKey.display(last) : path + "." + TOMLKey.display(last)
         skipSpaces()
         guard peek() == UInt8(ascii: "=") else {
-            throw error(key: path, "expected '=' after the key, found \(found())")
+            throw error(key: fullPath, "expected '=' after the key, found \(found())")
         }
         pos += 1
         skipSpaces()
-        let node = try readValue(key: path, inArray: false)
-        if let first = current[key] {
-            throw error(line: keyLine, key: path, "duplicate key (first defined on line \(first.line))")
+        // The tables of a dotted key, then the value.
+        var target = table
+        for key in keys.dropLast() {
+            target = try dottedTable(key, in: target, line: keyLine, column: keyColumn, fullPath: fullPath)
         }
-        current.insert(key, node)
-        try finishLine(after: path)
+        if let first = target[last] {
+            throw error(line: keyLine, column: keyColumn, key: fullPath,
+                        "duplicate key (first defined on line \(first.line))")
+        }
+        let node = try readValue(key: fullPath)
+        target.insert(last, node)
+        return fullPath
+    }
+
+    /// The table `key` of `table` for a dotted key: made if missing;
+    /// entered if a dotted key made it. Any other table was defined
+    /// elsewhere and is complete (TOML 1.0, "Keys" and "Table").
+    private mutating func dottedTable(_ key: String, in table: TOMLTable, line keyLine: Int, column keyColumn: Int,
+                                      fullPath: String) throws(ConfigError) -> TOMLTable {
+        let path = table.childPath(key)
+        guard let node = table[key] else {
+            let child = TOMLTable(line: keyLine, path: path, origin: .dotted)
+            table.insert(key, TOMLNode(value: .table(child), line: keyLine, column: keyColumn, raw: path))
+            return child
+        }
+        if case .table(let child) = node.value, child.origin == .dotted { return child }
+        let what: String
+        switch node.value {
+        case .table(let child):
+            switch child.origin {
+            case .inline: what = "an inline table (line \(node.line)), complete as written"
+            case .header, .implicit, .root, .arrayElement, .dotted: what = "a table defined on line \(node.line)"
+            }
+        case .tableArray: what = "an array of tables (line \(node.line))"
+        case .string, .integer, .float, .boolean, .dateTime, .array: what = "\(node.value.typeName) (line \(node.line))"
+        }
+        throw error(line: keyLine, column: keyColumn, key: fullPath,
+                    "\(path) is already \(what), so a dotted key cannot add to it")
     }
 
     // MARK: - Keys
 
-    private mutating func readKeyPath() throws(ConfigError) -> [String] {
+    /// `a`, `a.b`, `"a b".'c'`: the parts of a key.
+    mutating func readKeyPath() throws(ConfigError) -> [String] {
         var keys = [try readKey()]
         while true {
             skipSpaces()
             guard peek() == UInt8(ascii: ".") else { return keys }
             pos += 1
             skipSpaces()
+            guard keys.count < Self.maximumKeyParts else {
+                throw error("a key has at most \(Self.maximumKeyParts) parts")
+            }
             keys.append(try readKey())
         }
     }
@@ -124,6 +194,7 @@ struct TOMLReader {
 
     private mutating func readHeader() throws(ConfigError) {
         let headerLine = line
+        let headerColumn = column()
         pos += 1
         let isArray = peek() == UInt8(ascii: "[")
         if isArray { pos += 1 }
@@ -132,38 +203,40 @@ struct TOMLReader {
         skipSpaces()
         let closing = isArray ? "]]" : "]"
         guard peek() == UInt8(ascii: "]"), !isArray || peek(1) == UInt8(ascii: "]") else {
-            throw error("expected '\(closing)' to close the table header, found \(found(at: isArray && peek() == UInt8(ascii: "]") ? pos + 1 : pos))")
+            if isArray && peek() == UInt8(ascii: "]") { pos += 1 }
+            throw error("expected '\(closing)' to close the table header, found \(found())")
         }
         pos += closing.utf8.count
-        try openTable(keys, isArray: isArray, line: headerLine)
+        try openTable(keys, isArray: isArray, line: headerLine, column: headerColumn)
         try finishLine(after: nil)
     }
 
     /// Makes the table a header names the current one: `[a.b]` defines `b`
     /// in `a`; `[[a.b]]` appends a table to the array `b` in the latest `a`.
-    private mutating func openTable(_ keys: [String], isArray: Bool, line headerLine: Int) throws(ConfigError) {
+    private mutating func openTable(_ keys: [String], isArray: Bool, line headerLine: Int,
+                                    column headerColumn: Int) throws(ConfigError) {
         let header = keys.map(TOMLKey.display).joined(separator: ".")
+        let shown = isArray ? "[[\(header)]]" : "[\(header)]"
         var table = root
         for key in keys.dropLast() {
             let path = table.childPath(key)
-            if let node = table[key] {
-                switch node.value {
-                case .table(let child):
-                    table = child
-                case .tableArray(let array):
-                    table = array.tables[array.tables.count - 1]
-                default:
-                    throw error(line: headerLine, key: path,
-                                "is already a value (line \(node.line)), so it cannot hold the table [\(header)]")
-                }
-            } else if isArray {
-                let parent = keys.dropLast().map(TOMLKey.display).joined(separator: ".")
-                throw error(line: headerLine, key: header,
-                            "[[\(header)]] comes before any [[\(parent)]] it could belong to")
-            } else {
-                let child = TOMLTable(line: headerLine, path: path, isDefined: false)
-                table.insert(key, TOMLNode(value: .table(child), line: headerLine, raw: "[\(path)]"))
+            guard let node = table[key] else {
+                let child = TOMLTable(line: headerLine, path: path, origin: .implicit)
+                table.insert(key, TOMLNode(value: .table(child), line: headerLine, column: headerColumn, raw: "[\(path)]"))
                 table = child
+                continue
+            }
+            switch node.value {
+            case .table(let child) where child.origin != .inline:
+                table = child
+            case .tableArray(let array):
+                table = array.tables[array.tables.count - 1]
+            case .table:
+                throw error(line: headerLine, column: headerColumn, key: path,
+                            "is an inline table (line \(node.line)), complete as written, so it cannot hold the table \(shown)")
+            case .string, .integer, .float, .boolean, .dateTime, .array:
+                throw error(line: headerLine, column: headerColumn, key: path,
+                            "is already \(node.value.typeName) (line \(node.line)), so it cannot hold the table \(shown)")
             }
         }
 
@@ -171,37 +244,47 @@ struct TOMLReader {
         let path = table.childPath(last)
         guard let node = table[last] else {
             if isArray {
-                let element = TOMLTable(line: headerLine, path: path + "[1]", isDefined: true)
+                let element = TOMLTable(line: headerLine, path: path + "[1]", origin: .arrayElement)
                 table.insert(last, TOMLNode(value: .tableArray(TOMLTableArray(first: element)),
-                                            line: headerLine, raw: "[[\(header)]]"))
+                                            line: headerLine, column: headerColumn, raw: shown))
                 current = element
             } else {
-                let element = TOMLTable(line: headerLine, path: path, isDefined: true)
-                table.insert(last, TOMLNode(value: .table(element), line: headerLine, raw: "[\(header)]"))
+                let element = TOMLTable(line: headerLine, path: path, origin: .header)
+                table.insert(last, TOMLNode(value: .table(element), line: headerLine, column: headerColumn, raw: shown))
                 current = element
             }
             return
         }
         switch node.value {
         case .tableArray(let array) where isArray:
-            let element = TOMLTable(line: headerLine, path: path + "[\(array.tables.count + 1)]", isDefined: true)
+            let element = TOMLTable(line: headerLine, path: path + "[\(array.tables.count + 1)]", origin: .arrayElement)
             array.append(element)
             current = element
-        case .table(let existing) where !isArray && !existing.isDefined:
-            existing.isDefined = true
+        case .table(let existing) where !isArray && existing.origin == .implicit:
+            existing.origin = .header
             existing.line = headerLine
             table.setLine(headerLine, of: last)
             current = existing
-        case .table:
-            throw error(line: headerLine, key: path, isArray
-                        ? "is already a table (line \(node.line)), so it cannot also be [[\(header)]]"
-                        : "the table [\(header)] is already defined on line \(node.line)")
+        case .table(let existing):
+            let how: String
+            switch existing.origin {
+            case .dotted: how = "is already a table made by a dotted key (line \(node.line))"
+            case .inline: how = "is already an inline table (line \(node.line))"
+            case .implicit: how = "is already a table, made on line \(node.line) by a header under it (a [[\(header).…]] belongs after the [[\(header)]] it is part of)"
+            case .header, .root, .arrayElement: how = "is already a table (line \(node.line))"
+            }
+            throw error(line: headerLine, column: headerColumn, key: path, isArray
+                        ? "\(how), so it cannot also be \(shown)"
+                        : existing.origin == .header ? "the table \(shown) is already defined on line \(node.line)" : "\(how), so \(shown) cannot define it again")
         case .tableArray:
-            throw error(line: headerLine, key: path,
-                        "is already an array of tables ([[\(header)]] on line \(node.line)), so it cannot also be [\(header)]")
-        default:
-            throw error(line: headerLine, key: path,
-                        "is already a value (line \(node.line)), so it cannot also be a table")
+            throw error(line: headerLine, column: headerColumn, key: path,
+                        "is already an array of tables ([[\(header)]] on line \(node.line)), so it cannot also be \(shown)")
+        case .array:
+            throw error(line: headerLine, column: headerColumn, key: path,
+                        "is already an array (line \(node.line)); \(shown) cannot add to an array written as a value")
+        case .string, .integer, .float, .boolean, .dateTime:
+            throw error(line: headerLine, column: headerColumn, key: path,
+                        "is already \(node.value.typeName) (line \(node.line)), so it cannot also be a table")
         }
     }
 }

@@ -1,23 +1,36 @@
 // MARK: - Values
 
-/// A value read from TOML text, with the line it is on and its source text.
+/// A value read from TOML text, with where it is and its source text.
 struct TOMLNode {
     var value: TOMLValue
-    /// The 1-based line of the value (for a table, of its header).
+    /// The 1-based line of the value (for a table, of its header or of the
+    /// key that made it).
     var line: Int
+    /// The 1-based column (in Unicode scalars) where the value starts.
+    var column: Int = 1
     /// The value as written, shortened for messages (`"lft"`, `1e400`).
     var raw: String
+
+    /// Whether the value is a table (of any origin).
+    var isTable: Bool {
+        if case .table = value { return true }
+        return false
+    }
 }
 
-/// The kinds of value the reader produces.
+/// The kinds of value the reader produces (TOML 1.0's types).
 enum TOMLValue {
     case string(String)
+    /// A 64-bit integer (decimal, `0x`, `0o` or `0b`).
     case integer(Int)
     case float(Double)
     case boolean(Bool)
-    /// An array of scalars (`[1, 2]`), single- or multi-line.
+    /// An offset date-time, a local date-time, a local date or a local time.
+    case dateTime(TOMLDateTime)
+    /// An array of any values (`[1, "a", [2], {x = 1}]`), over one or more lines.
     case array([TOMLNode])
-    /// A `[name]` table.
+    /// A table: a `[name]` header's, an inline `{ … }`, or one made by a
+    /// dotted key or as the parent of a header.
     case table(TOMLTable)
     /// The tables of `[[name]]` headers, in file order.
     case tableArray(TOMLTableArray)
@@ -29,6 +42,7 @@ enum TOMLValue {
         case .integer: return "an integer"
         case .float: return "a float"
         case .boolean: return "a boolean"
+        case .dateTime(let value): return value.kind.typeName
         case .array: return "an array"
         case .table: return "a table"
         case .tableArray: return "an array of tables"
@@ -40,33 +54,63 @@ enum TOMLValue {
 
 /// A TOML table: its keys in file order, each with its node.
 final class TOMLTable {
+    /// How a table came to be, which says what may still add to it
+    /// (TOML 1.0, "Table" and "Inline Table").
+    enum Origin {
+        /// The document itself.
+        case root
+        /// Made as the parent of a header (`a` of `[a.b]`): a `[a]` header
+        /// may still define it, once.
+        case implicit
+        /// Defined by a `[name]` header.
+        case header
+        /// Made by a dotted key (`a.b = 1` makes `a`): later dotted keys of
+        /// the same table may add to it, and headers may define tables
+        /// under it, but no header may define it.
+        case dotted
+        /// An inline table `{ … }`: complete as written.
+        case inline
+        /// One table of a `[[name]]` array.
+        case arrayElement
+    }
+
     /// The line of the table's header (1 for the root table).
     var line: Int
     /// The key path of the table for messages: `""`, `transition[2]`.
     let path: String
-    /// False while the table exists only as the parent of a header
-    /// (`[a]` is implicit after `[a.b]` until `[a]` itself appears).
-    var isDefined: Bool
+    var origin: Origin
     /// Keys in the order they were added.
     private(set) var keys: [String] = []
-    private var nodes: [String: TOMLNode] = [:]
+    /// By the key's UTF-8 bytes: TOML compares keys code point by code
+    /// point, where Swift's `String ==` would take "é" and "e\u{301}" for
+    /// one key.
+    private var nodes: [[UInt8]: TOMLNode] = [:]
 
-    init(line: Int, path: String, isDefined: Bool) {
+    init(line: Int, path: String, origin: Origin) {
         self.line = line
         self.path = path
-        self.isDefined = isDefined
+        self.origin = origin
     }
 
-    subscript(key: String) -> TOMLNode? { nodes[key] }
+    subscript(key: String) -> TOMLNode? { nodes[Array(key.utf8)] }
 
     /// Adds a key the table does not have yet (the reader checks that).
     func insert(_ key: String, _ node: TOMLNode) {
-        if nodes.updateValue(node, forKey: key) == nil { keys.append(key) }
+        if nodes.updateValue(node, forKey: Array(key.utf8)) == nil { keys.append(key) }
+    }
+
+    /// An inline table is complete at its '}': it and the tables its dotted
+    /// keys made become `.inline`, which nothing may add to.
+    func seal() {
+        origin = .inline
+        for key in keys {
+            if case .table(let child)? = self[key]?.value, child.origin == .dotted { child.seal() }
+        }
     }
 
     /// Moves a key's recorded line, for an implicit table defined later.
     func setLine(_ line: Int, of key: String) {
-        nodes[key]?.line = line
+        nodes[Array(key.utf8)]?.line = line
     }
 
     /// The key path of a key in this table: `transition[2].name`.

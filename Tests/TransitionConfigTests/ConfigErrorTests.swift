@@ -163,8 +163,13 @@ import TransitionEngine
 }
 
 @Test func keyframeBeforeAnyTransitionIsAnError() {
-    expectError("frame_rate = 60\n\n[[transition.keyframe]]\nproperty = \"dim\"\n" + Fixture.edgePan, line: 3,
-                key: "transition.keyframe", "[[transition.keyframe]] comes before any [[transition]]")
+    // TOML 1.0 reads [[transition.keyframe]] on line 3 as making a table
+    // `transition`; the [[transition]] on line 5 cannot then be an array.
+    expectError("frame_rate = 60\n\n[[transition.keyframe]]\nproperty = \"dim\"\n" + Fixture.edgePan, line: 5,
+                key: "transition", "made on line 3 by a header under it (a [[transition.…]] belongs after the [[transition]] it is part of)")
+    // With no [[transition]] at all, the schema says what is missing.
+    expectError("frame_rate = 60\n\n[[transition.keyframe]]\nproperty = \"dim\"\n", line: 3,
+                key: "transition", "must be written as [[transition]] tables, found only the parent of a header under it on line 3, with no [[transition]] before that header")
 }
 
 @Test func aConfigNeedsATransition() {

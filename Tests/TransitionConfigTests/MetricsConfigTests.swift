@@ -28,7 +28,7 @@ private func expectMetricsError(_ text: String, line: Int, key: String, _ fragme
         #expect(error.line == line, "\(error)", sourceLocation: sourceLocation)
         #expect(error.key == key, "\(error)", sourceLocation: sourceLocation)
         #expect(error.message.contains(fragment), "\(error)", sourceLocation: sourceLocation)
-        #expect(error.description.hasPrefix("test.toml:\(line): key '\(key)': "), "\(error)",
+        #expect(error.description.hasPrefix("test.toml:\(line)\(error.column.map { ":\($0)" } ?? ""): key '\(key)': "), "\(error)",
                 sourceLocation: sourceLocation)
     } catch {
         Issue.record("expected a ConfigError, got \(error)", sourceLocation: sourceLocation)

@@ -294,11 +294,11 @@ func serverValuesJustOutsideTheRangeNameLineAndKey(_ testCase: ServerCase) {
                       "found an array")
 }
 
-@Test func nestedArraysAreErrors() {
+@Test func nestedArraysAreSchemaErrorsAtTheirItem() {
     expectServerError(Fixture.server + "allow_uids = [[1000]]\n", line: 6, key: "server.allow_uids",
-                      "nested arrays are not supported")
+                      "item 1: expected an integer, found an array (got [1000])")
     expectServerError(Fixture.server + "allow_groups = [\"a\", [\"b\"]]\n", line: 6, key: "server.allow_groups",
-                      "nested arrays are not supported")
+                      "item 2: expected a string or an integer, found an array (got [\"b\"])")
 }
 
 // MARK: - The table

@@ -204,8 +204,17 @@ import Testing
                                        environment: ["TRANSITIOND_CONFIG": config])
         try daemon.waitUntilListening()
         let client = try LineClient(path: socket)
-        let hello = try #require(client.readLine())
-        #expect(hello.contains("\"waiting_for\":\"/dev/input/by-id/usb-Kiosk_Panel-event-if00 to appear\""), "\(hello)")
+        // The input thread says what it waits for just after the daemon
+        // starts listening: the hello or, a moment later, `state` says it.
+        let waiting = "\"waiting_for\":\"/dev/input/by-id/usb-Kiosk_Panel-event-if00 to appear\""
+        var status = try #require(client.readLine())
+        let said = waitUntil(timeout: 10) {
+            if status.contains(waiting) { return true }
+            try? client.send("{\"cmd\":\"state\"}\n")
+            status = client.readLine() ?? status
+            return status.contains(waiting)
+        }
+        #expect(said, "\(status)")
         #expect(daemon.stderr.contains("config: \(config)"))
         client.close()
         daemon.signal(SIGTERM)
