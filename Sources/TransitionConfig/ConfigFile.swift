@@ -17,21 +17,10 @@ enum ConfigFile {
         return try decode(Array(data), file: path)
     }
 
-    /// The bytes as text, or an error on the line of the first invalid UTF-8.
+    /// The bytes as text, or an error at the line and column of the first
+    /// invalid UTF-8.
     static func decode(_ bytes: [UInt8], file: String) throws(ConfigError) -> String {
-        var line = 1
-        var iterator = bytes.makeIterator()
-        var decoder = UTF8()
-        decoding: while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar):
-                if scalar == "\n" { line += 1 }
-            case .emptyInput:
-                break decoding
-            case .error:
-                throw ConfigError(file: file, line: line, message: "the file is not valid UTF-8")
-            }
-        }
+        try TOMLReader.checkUTF8(bytes, file: file)
         return String(decoding: bytes, as: UTF8.self)
     }
 

@@ -59,6 +59,13 @@ struct TOMLReader {
         return reader.root
     }
 
+    /// Nothing but UTF-8 in `bytes`, or an error at the first byte that is
+    /// not (with its line, column and caret).
+    static func checkUTF8(_ bytes: [UInt8], file: String) throws(ConfigError) {
+        var reader = TOMLReader(bytes: bytes, file: file)
+        try reader.checkUTF8()
+    }
+
     // MARK: - Lines
 
     private mutating func readDocument() throws(ConfigError) {
