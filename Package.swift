@@ -99,6 +99,8 @@ let package = Package(
         // The live path's cost per event with the flight recorder and the touch filter (bench/LivePath).
         .executableTarget(name: "bench-live-path", dependencies: ["LiveInput", "Recordings", "TouchFilter", "TransitionEngine"],
                           path: "bench/LivePath"),
+        // The config reader's time per byte on documents of several shapes and sizes (bench/TOMLRead).
+        .executableTarget(name: "bench-toml-read", dependencies: ["TransitionConfig"], path: "bench/TOMLRead"),
         // The Swift client example of docs/examples (built with the package, so it keeps compiling).
         .executableTarget(name: "stream-client-example", dependencies: ["StreamClient"], path: "docs/examples/swift"),
         // Test support shared by the test targets: project paths, the real binary run as a process,

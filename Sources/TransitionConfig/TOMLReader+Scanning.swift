@@ -111,9 +111,12 @@ extension TOMLReader {
     // MARK: - Messages
 
     /// The source text of a value, on one line and at most 40 characters.
+    /// Only the first bytes of the range are looked at (a value may be a
+    /// whole nested array: its text is not copied for each level).
     func rawText(_ range: Range<Int>) -> String {
-        var text = String(decoding: bytes[range], as: UTF8.self)
-        var shortened = false
+        let head = range.lowerBound..<min(range.upperBound, range.lowerBound + 41 * 4)
+        var text = String(decoding: bytes[head], as: UTF8.self)
+        var shortened = head.upperBound < range.upperBound
         if let lineEnd = text.firstIndex(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
             text = String(text[..<lineEnd])
             shortened = true
