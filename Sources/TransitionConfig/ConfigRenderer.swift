@@ -3,26 +3,25 @@ import TransitionEngine
 /// Writes an `EngineConfiguration` (or a `DaemonConfiguration`) as the TOML
 /// config it is equivalent to: every key that applies, with its effective
 /// value and, in a comment, what it may be. `ConfigLoader.parse` (or
-/// `parseDaemon`) reads the text back to an equal value.
+/// `parseDaemon`) reads the text back to an equal value. Every key is written
+/// through its declaration (`ConfigKey.entry`), so only declared keys can be.
 enum ConfigRenderer {
     /// The engine part exactly as `render(_: EngineConfiguration)` writes
     /// it, then the `[server]`, `[input]` and `[metrics]` tables.
     static func render(_ config: DaemonConfiguration) -> String {
         render(config.engine)
-            + "\n[server]\n" + section(entries(of: config.server), schema: ConfigSchema.server, indent: "")
-            + "\n[input]\n" + section(entries(of: config.input), schema: ConfigSchema.input, indent: "")
-            + "\n[metrics]\n" + section(entries(of: config.metrics), schema: ConfigSchema.metrics, indent: "")
+            + table(ServerKeys.table, entries(of: config.server), indent: "")
+            + table(InputKeys.table, entries(of: config.input), indent: "")
+            + table(MetricsKeys.table, entries(of: config.metrics), indent: "")
     }
 
     static func render(_ config: EngineConfiguration) -> String {
         var out = "# transitiond configuration: every key with its effective value.\n"
-        out += section([("frame_rate", .number(config.frameRate))], schema: ConfigSchema.root, indent: "")
+        out += section([TopLevelKeys.frameRate.entry(config.frameRate)], schema: ConfigSchema.root, indent: "")
         for transition in config.transitions {
-            out += "\n[[transition]]\n"
-            out += section(entries(of: transition), schema: ConfigSchema.transition, indent: "")
+            out += table(TransitionKeys.table, entries(of: transition), indent: "")
             for track in transition.keyframes {
-                out += "\n  [[transition.keyframe]]\n"
-                out += section(entries(of: track), schema: ConfigSchema.keyframe, indent: "  ")
+                out += table(KeyframeKeys.table, entries(of: track), indent: "  ")
             }
         }
         return out
@@ -30,103 +29,104 @@ enum ConfigRenderer {
 
     // MARK: - Entries, in schema order
 
-    private static func entries(of transition: TransitionSpec) -> [(String, ConfigValue)] {
-        var entries: [(String, ConfigValue)] = [
-            ("name", .string(transition.name)),
-            ("gesture", .string(transition.gesture.name)),
-        ]
+    private static func entries(of transition: TransitionSpec) -> [ConfigEntry?] {
+        typealias Key = TransitionKeys
+        var entries = [Key.name.entry(transition.name), Key.gesture.entry(GestureName(transition.gesture))]
         switch transition.gesture {
         case .edgePan(let edge, let fingers, let edgeMargin, let range):
-            entries += [("edge", .string(edge.rawValue)), ("fingers", .integer(fingers)),
-                        transition.physical.edgeMarginMM.map { ("edge_margin_mm", .number($0)) }
-                            ?? ("edge_margin", .number(edgeMargin)),
-                        ("edge_range", .array([.number(range.start), .number(range.end)]))]
+            entries += [Key.edge.entry(edge), Key.edgePanFingers.entry(fingers),
+                        Key.edgeMarginMM.entry(transition.physical.edgeMarginMM) ?? Key.edgeMargin.entry(edgeMargin),
+                        Key.edgeRange.entry([range.start, range.end])]
         case .swipe(let direction, let fingers):
-            entries += [("direction", .string(direction.rawValue)), ("fingers", .integer(fingers))]
+            entries += [Key.swipeDirection.entry(direction), Key.swipeFingers.entry(fingers)]
         case .pinch(let direction):
-            entries += [("direction", .string(direction.rawValue)), ("fingers", .integer(2))]
+            entries += [Key.pinchDirection.entry(direction), Key.pinchFingers.entry(transition.gesture.fingers)]
         }
         entries += [
-            transition.physical.activationMM.map { ("activation_mm", .number($0)) }
-                ?? ("activation", .number(transition.activation)),
-            transition.physical.distanceMM.map { ("distance_mm", .number($0)) }
-                ?? ("distance", .number(transition.distance)),
-            ("finish_threshold", .number(transition.finishThreshold)),
-            ("flick_velocity", .number(transition.flickVelocity)),
-            ("duration", .number(transition.duration)),
-            ("completion_speed", .number(transition.completionSpeed)),
-            ("completion_curve", .string(transition.completionCurve.name)),
+            Key.activationMM.entry(transition.physical.activationMM) ?? Key.activation.entry(transition.activation),
+            Key.distanceMM.entry(transition.physical.distanceMM) ?? Key.distance.entry(transition.distance),
+            Key.finishThreshold.entry(transition.finishThreshold),
+            Key.flickVelocity.entry(transition.flickVelocity),
+            Key.duration.entry(transition.duration),
+            Key.completionSpeed.entry(transition.completionSpeed),
+            Key.completionCurve.entry(CompletionCurveName(transition.completionCurve)),
         ]
         if case .spring(let dampingRatio, let stiffness) = transition.completionCurve {
-            entries += [("damping_ratio", .number(dampingRatio)), ("stiffness", .number(stiffness))]
+            entries += [Key.dampingRatio.entry(dampingRatio), Key.stiffness.entry(stiffness)]
         }
-        entries.append(("interruptible", .boolean(transition.interruptible)))
-        entries.append(("report_position", .boolean(transition.reportPosition)))
-        entries.append(("enabled", .boolean(transition.enabled)))
-        if let device = transition.device { entries.append(("device", .string(device))) }
+        entries += [
+            Key.interruptible.entry(transition.interruptible),
+            Key.reportPosition.entry(transition.reportPosition),
+            Key.enabled.entry(transition.enabled),
+            Key.device.entry(transition.device),
+        ]
         return entries
     }
 
-    private static func entries(of track: KeyframeTrack) -> [(String, ConfigValue)] {
-        [
-            ("property", .string(track.property)),
-            ("start", .number(track.start)),
-            ("duration", .number(track.duration)),
-            ("from", .number(track.from)),
-            ("to", .number(track.to)),
-            ("curve", .string(track.curve.rawValue)),
+    private static func entries(of track: KeyframeTrack) -> [ConfigEntry?] {
+        typealias Key = KeyframeKeys
+        return [
+            Key.property.entry(track.property),
+            Key.start.entry(track.start),
+            Key.duration.entry(track.duration),
+            Key.from.entry(track.from),
+            Key.to.entry(track.to),
+            Key.curve.entry(track.curve),
         ]
     }
 
-    /// `calibration` only when set (else the device's is used).
-    private static func entries(of input: InputSettings) -> [(String, ConfigValue)] {
-        var entries: [(String, ConfigValue)] = [
-            ("device", input.device.count == 1 ? .string(input.device[0]) : .array(input.device.map { .string($0) })),
-            ("mode", .string(input.mode.rawValue)),
-            ("rotation", .integer(input.rotation.rawValue)),
-            ("flip_x", .boolean(input.flipX)),
-            ("flip_y", .boolean(input.flipY)),
+    /// The panel and its geometry, then the filter's and flight recorder's
+    /// keys; `calibration` only when set (else the device's is used).
+    private static func entries(of input: InputSettings) -> [ConfigEntry?] {
+        typealias Key = InputKeys
+        return [
+            Key.device.entry(input.device),
+            Key.mode.entry(input.mode),
+            Key.rotation.entry(input.rotation.rawValue),
+            Key.flipX.entry(input.flipX),
+            Key.flipY.entry(input.flipY),
+            Key.filterHold.entry(input.filterHold),
+            Key.flightRecorder.entry(input.flightRecorder),
+            Key.flightRecorderBytes.entry(input.flightRecorderBytes),
+            Key.calibration.entry(input.calibration),
         ]
-        entries.append(("filter_hold", .number(input.filterHold)))
-        entries.append(("flight_recorder", .number(input.flightRecorder)))
-        entries.append(("flight_recorder_bytes", .integer(input.flightRecorderBytes)))
-        if let calibration = input.calibration { entries.append(("calibration", .array(calibration.map { .number($0) }))) }
-        return entries
     }
 
     /// `listen` only when set.
-    private static func entries(of metrics: MetricsSettings) -> [(String, ConfigValue)] {
-        var entries: [(String, ConfigValue)] = [("enabled", .boolean(metrics.enabled))]
-        if let address = metrics.listen { entries.append(("listen", .string(address.description))) }
-        return entries
+    private static func entries(of metrics: MetricsSettings) -> [ConfigEntry?] {
+        [MetricsKeys.enabled.entry(metrics.enabled), MetricsKeys.listen.entry(metrics.listen)]
     }
 
-    /// `socket` only when set; the mode as a 4-digit octal string.
-    private static func entries(of server: ServerSettings) -> [(String, ConfigValue)] {
-        var entries: [(String, ConfigValue)] = []
-        if let path = server.socketPath { entries.append(("socket", .string(path))) }
-        entries += [
-            ("socket_mode", .string(StringRule.fileModeText(server.socketMode))),
-            ("max_clients", .integer(server.maxClients)),
-            ("backlog_limit", .integer(server.backlogLimit)),
-            ("allow_uids", .array(server.allowUIDs.map { .integer(Int($0)) })),
-            ("allow_groups", .array(server.allowGroups.map(ConfigBuilder.value(of:)))),
+    /// `socket` and `websocket` only when set; the mode as a 4-digit octal string.
+    private static func entries(of server: ServerSettings) -> [ConfigEntry?] {
+        typealias Key = ServerKeys
+        return [
+            Key.socket.entry(server.socketPath),
+            Key.socketMode.entry(server.socketMode),
+            Key.maxClients.entry(server.maxClients),
+            Key.backlogLimit.entry(server.backlogLimit),
+            Key.allowUIDs.entry(server.allowUIDs),
+            Key.allowGroups.entry(server.allowGroups),
+            Key.webSocket.entry(server.webSocket),
+            Key.allowOrigins.entry(server.allowOrigins),
         ]
-        if let address = server.webSocket { entries.append(("websocket", .string(address.description))) }
-        entries.append(("allow_origins", .array(server.allowOrigins.map { .string($0) })))
-        return entries
     }
 
     // MARK: - Formatting
 
-    /// `key = value` lines, comments aligned, each saying what the key may be.
-    private static func section(_ entries: [(String, ConfigValue)], schema: SectionSchema, indent: String) -> String {
-        var values: [String: ConfigValue] = [:]
-        var lines: [(text: String, comment: String?)] = []
-        for (key, value) in entries {
-            let comment = schema.spec(named: key, given: values)?.summary
-            values[key] = value
-            lines.append((indent + TOMLKey.display(key) + " = " + value.rendered, comment))
+    /// A blank line, the table's header, then its keys.
+    private static func table(_ table: ChildSection, _ entries: [ConfigEntry?], indent: String) -> String {
+        "\n" + indent + table.schema.header + "\n" + section(entries, schema: table.schema, indent: indent)
+    }
+
+    /// `key = value` lines, comments aligned, each saying what the key may
+    /// be; nil entries (absent optional keys) are left out.
+    private static func section(_ entries: [ConfigEntry?], schema: SectionSchema, indent: String) -> String {
+        let lines = entries.compactMap { entry in
+            entry.map { entry in
+                assert(schema.keyNames.contains(entry.spec.name), "\(entry.spec.name) is not a key of \(schema.header)")
+                return (text: indent + entry.line, comment: entry.spec.summary)
+            }
         }
         let width = lines.map(\.text.count).max() ?? 0
         var out = ""

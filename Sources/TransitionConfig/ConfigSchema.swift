@@ -1,182 +1,292 @@
 import TransitionEngine
 
-/// The keys of transitiond's config file (design "Config"), one declarative
-/// table per section. To add a key, add a `KeySpec`; to add a section (as
-/// `[server]` was), add a `SectionSchema` and a `ChildSection` of `root`,
-/// then read it in `ConfigBuilder` and write it in `ConfigRenderer`.
+/// The schema of transitiond's config file (design "Config"): the top level
+/// and its tables. Every key is declared once, typed, in the key tables
+/// below (`TransitionKeys`, `ServerKeys`, ...); the validator checks their
+/// specs, `ConfigBuilder` reads through them and `ConfigRenderer` writes
+/// through them. To add a key, declare it in its table and list it in the
+/// table's `table`; to add a section (as `[server]` was), add a key table
+/// with a `ChildSection` and list it among `root`'s children, then read it
+/// in `ConfigBuilder` and write it in `ConfigRenderer`.
 enum ConfigSchema {
-    static let gestures = ["edge-pan", "swipe", "pinch"]
-    static let completionCurves = TimingCurve.allCases.map(\.rawValue) + ["spring"]
-
-    // MARK: - Top level
-
     static let root = SectionSchema(
         header: "the top level",
-        keys: [
-            KeySpec("frame_rate", .number(.above(0, upTo: 1000)), default: .value(.number(60))),
-        ],
-        children: [
-            ChildSection(name: "transition", shape: .arrayOfTables, schema: transition),
-            ChildSection(name: "server", shape: .table, schema: server),
-            ChildSection(name: "input", shape: .table, schema: input),
-            ChildSection(name: "metrics", shape: .table, schema: metrics),
-        ]
+        keys: [TopLevelKeys.frameRate.spec],
+        children: [TransitionKeys.table, ServerKeys.table, InputKeys.table, MetricsKeys.table]
     )
+}
 
-    // MARK: - [[transition]]
+// MARK: - Choices
 
-    static let transition = SectionSchema(
-        header: "[[transition]]",
-        keys: [
-            KeySpec("name", .string(.identifier), default: .required),
-            KeySpec("gesture", .choice(gestures), default: .required),
+/// The `gesture` of a `[[transition]]`: which of the engine's gestures, before
+/// its own keys say the rest.
+enum GestureName: String, CaseIterable, Sendable {
+    case edgePan = "edge-pan"
+    case swipe
+    case pinch
 
-            KeySpec("edge", .choice(Edge.allCases.map(\.rawValue)),
-                    when: .when("gesture", isOneOf: ["edge-pan"]), default: .required),
-            KeySpec("direction", .choice(SwipeDirection.allCases.map(\.rawValue)),
-                    when: .when("gesture", isOneOf: ["swipe"]), default: .required),
-            KeySpec("direction", .choice(PinchDirection.allCases.map(\.rawValue)),
-                    when: .when("gesture", isOneOf: ["pinch"]), default: .required),
+    /// The name of a configured gesture.
+    init(_ gesture: GestureKind) {
+        switch gesture {
+        case .edgePan: self = .edgePan
+        case .swipe: self = .swipe
+        case .pinch: self = .pinch
+        }
+    }
+}
 
-            KeySpec("fingers", .integer(1...10),
-                    when: .when("gesture", isOneOf: ["edge-pan"]), default: .value(.integer(1))),
-            KeySpec("fingers", .integer(1...10),
-                    when: .when("gesture", isOneOf: ["swipe"]), default: .value(.integer(3))),
-            KeySpec("fingers", .integer(2...2),
-                    when: .when("gesture", isOneOf: ["pinch"]), default: .value(.integer(2)),
-                    note: "a pinch uses exactly 2 fingers"),
-            KeySpec("edge_margin", .number(.above(0, upTo: 0.5)),
-                    when: .when("gesture", isOneOf: ["edge-pan"]), default: .value(.number(0.05))),
-            KeySpec("edge_range", .array(of: .number(.from(0, through: 1))),
-                    when: .when("gesture", isOneOf: ["edge-pan"]), default: .value(.array([.number(0), .number(1)])),
-                    summary: "[start, end]: the part of the edge, 0 to 1 from its top or left end"),
+/// The `completion_curve` of a `[[transition]]`: a timing curve, or a spring
+/// (whose `damping_ratio` and `stiffness` follow).
+enum CompletionCurveName: RawRepresentable, CaseIterable, Equatable, Sendable {
+    case timing(TimingCurve)
+    case spring
 
-            KeySpec("edge_margin_mm", .number(.above(0, upTo: 1000)),
-                    when: .when("gesture", isOneOf: ["edge-pan"]), default: .absent,
-                    summary: "millimetres on the panel, instead of edge_margin (needs the axes' resolution)"),
-            KeySpec("activation", .number(.from(0, below: 1)), default: .value(.number(0.02))),
-            KeySpec("activation_mm", .number(.above(0, upTo: 1000)), default: .absent,
-                    summary: "millimetres, instead of activation"),
-            KeySpec("distance", .number(.above(0, upTo: 10)),
-                    default: .computed("1.0, or 0.5 for a pinch in") { section in
-                        .number(TransitionSpec.defaultDistance(for: ConfigBuilder.gesture(from: section)))
-                    }),
-            KeySpec("distance_mm", .number(.above(0, upTo: 10_000)),
-                    when: .when("gesture", isOneOf: ["edge-pan", "swipe"]), default: .absent,
-                    summary: "millimetres, instead of distance"),
-            KeySpec("finish_threshold", .number(.from(0, through: 1)), default: .value(.number(0.5))),
-            KeySpec("flick_velocity", .number(.above(0)), default: .value(.number(1.0))),
-            KeySpec("duration", .number(.above(0, upTo: 60)), default: .value(.number(0.4))),
-            KeySpec("completion_speed", .number(.above(0, upTo: 100)), default: .value(.number(1.0))),
-            KeySpec("completion_curve", .choice(completionCurves),
-                    default: .value(.string(TimingCurve.easeOut.rawValue))),
-            KeySpec("damping_ratio", .number(.above(0, upTo: 10)),
-                    when: .when("completion_curve", isOneOf: ["spring"]), default: .value(.number(1.0))),
-            KeySpec("stiffness", .number(.above(0, upTo: 100_000)),
-                    when: .when("completion_curve", isOneOf: ["spring"]), default: .value(.number(300))),
-            KeySpec("interruptible", .boolean, default: .value(.boolean(true))),
-            KeySpec("report_position", .boolean, default: .value(.boolean(false)),
-                    summary: "began/changed/ended carry the fingers' centroid on the screen"),
-            KeySpec("enabled", .boolean, default: .value(.boolean(true)),
-                    summary: "recognised from the start; the enable command turns it on and off"),
-            KeySpec("device", .string(.deviceReference(maxBytes: 4096)), default: .absent,
-                    summary: "only on this touchscreen: one of [input] device's paths or links, or its device name"),
-        ],
-        children: [
-            ChildSection(name: "keyframe", shape: .arrayOfTables, schema: keyframe),
-        ]
-    )
+    static let allCases = TimingCurve.allCases.map(Self.timing) + [.spring]
 
-    // MARK: - [[transition.keyframe]]
+    init?(rawValue: String) {
+        guard let name = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = name
+    }
 
-    static let keyframe = SectionSchema(
-        header: "[[transition.keyframe]]",
-        keys: [
-            KeySpec("property", .string(.identifier), default: .required),
-            KeySpec("start", .number(.from(0, through: 1)), default: .value(.number(0))),
-            // start + duration <= 1 is checked by ConfigBuilder.
-            KeySpec("duration", .number(.above(0)),
-                    default: .computed("1 - start") { section in .number(1 - section.number("start")) }),
-            KeySpec("from", .number(.any), default: .value(.number(0))),
-            KeySpec("to", .number(.any), default: .value(.number(1))),
-            KeySpec("curve", .choice(TimingCurve.allCases.map(\.rawValue)),
-                    default: .value(.string(TimingCurve.linear.rawValue))),
-        ]
-    )
+    /// The name of a configured completion curve.
+    init(_ curve: CompletionCurve) {
+        switch curve {
+        case .timing(let timing): self = .timing(timing)
+        case .spring: self = .spring
+        }
+    }
 
-    // MARK: - [server]
+    var rawValue: String {
+        switch self {
+        case .timing(let curve): return curve.rawValue
+        case .spring: return "spring"
+        }
+    }
+}
+
+// MARK: - Top level
+
+/// The keys of the config's top level.
+enum TopLevelKeys {
+    static let frameRate = ConfigKey<Double>("frame_rate", .number(.above(0, upTo: 1000)), default: .value(60))
+}
+
+// MARK: - [[transition]]
+
+/// The keys of a `[[transition]]`: the gesture it is bound to, then how it
+/// decides and completes. A key whose condition looks at `gesture` or
+/// `completion_curve` applies only to those gestures or curves.
+enum TransitionKeys {
+    static let table = ChildSection(tableName, .arrayOfTables, keys: [
+        name, gesture, edge, swipeDirection, pinchDirection, edgePanFingers, swipeFingers, pinchFingers,
+        edgeMargin, edgeRange, edgeMarginMM, activation, activationMM, distance, distanceMM,
+        finishThreshold, flickVelocity, duration, completionSpeed, completionCurve, dampingRatio, stiffness,
+        interruptible, reportPosition, enabled, device,
+    ], children: [KeyframeKeys.table])
+    /// The name `[[transition.keyframe]]` is nested under.
+    static let tableName = "transition"
+
+    static let name = ConfigKey<String>("name", .string(.identifier), default: .required)
+    static let gesture = ConfigKey<GestureName>("gesture", .choice(), default: .required)
+
+    // MARK: The gesture's own keys
+
+    static let edge = ConfigKey<Edge>("edge", .choice(), when: gesture.isOneOf(.edgePan), default: .required)
+    static let swipeDirection = ConfigKey<SwipeDirection>("direction", .choice(),
+                                                          when: gesture.isOneOf(.swipe), default: .required)
+    static let pinchDirection = ConfigKey<PinchDirection>(swipeDirection.name, .choice(),
+                                                          when: gesture.isOneOf(.pinch), default: .required)
+    static let edgePanFingers = ConfigKey<Int>("fingers", .integer(1...10),
+                                               when: gesture.isOneOf(.edgePan), default: .value(1))
+    static let swipeFingers = ConfigKey<Int>(edgePanFingers.name, .integer(1...10),
+                                             when: gesture.isOneOf(.swipe), default: .value(3))
+    static let pinchFingers = ConfigKey<Int>(edgePanFingers.name, .integer(2...2),
+                                             when: gesture.isOneOf(.pinch), default: .value(2),
+                                             note: "a pinch uses exactly 2 fingers")
+    static let edgeMargin = ConfigKey<Double>("edge_margin", .number(.above(0, upTo: 0.5)),
+                                              when: gesture.isOneOf(.edgePan), default: .value(0.05))
+    static let edgeRange = ConfigKey<[Double]>(
+        "edge_range", ValueCodec<Double>.number(.from(0, through: 1)).array,
+        when: gesture.isOneOf(.edgePan), default: .value([0, 1]),
+        summary: "[start, end]: the part of the edge, 0 to 1 from its top or left end")
+
+    // MARK: Lengths
+
+    static let edgeMarginMM = ConfigKey<Double?>(
+        "edge_margin_mm", .number(.above(0, upTo: 1000)), when: gesture.isOneOf(.edgePan),
+        summary: "millimetres on the panel, instead of \(edgeMargin.name) (needs the axes' resolution)")
+    static let activation = ConfigKey<Double>("activation", .number(.from(0, below: 1)), default: .value(0.02))
+    static let activationMM = ConfigKey<Double?>("activation_mm", .number(.above(0, upTo: 1000)),
+                                                 summary: "millimetres, instead of \(activation.name)")
+    static let distance = ConfigKey<Double>(
+        "distance", .number(.above(0, upTo: 10)),
+        default: .computed("1.0, or 0.5 for a pinch in") { section in
+            TransitionSpec.defaultDistance(for: ConfigBuilder.gesture(from: section))
+        })
+    static let distanceMM = ConfigKey<Double?>("distance_mm", .number(.above(0, upTo: 10_000)),
+                                               when: gesture.isOneOf(.edgePan, .swipe),
+                                               summary: "millimetres, instead of \(distance.name)")
+
+    // MARK: Decision and completion
+
+    static let finishThreshold = ConfigKey<Double>("finish_threshold", .number(.from(0, through: 1)),
+                                                   default: .value(0.5))
+    static let flickVelocity = ConfigKey<Double>("flick_velocity", .number(.above(0)), default: .value(1.0))
+    static let duration = ConfigKey<Double>("duration", .number(.above(0, upTo: 60)), default: .value(0.4))
+    static let completionSpeed = ConfigKey<Double>("completion_speed", .number(.above(0, upTo: 100)),
+                                                   default: .value(1.0))
+    static let completionCurve = ConfigKey<CompletionCurveName>("completion_curve", .choice(),
+                                                                default: .value(.timing(.easeOut)))
+    static let dampingRatio = ConfigKey<Double>("damping_ratio", .number(.above(0, upTo: 10)),
+                                                when: completionCurve.isOneOf(.spring), default: .value(1.0))
+    static let stiffness = ConfigKey<Double>("stiffness", .number(.above(0, upTo: 100_000)),
+                                             when: completionCurve.isOneOf(.spring), default: .value(300))
+    static let interruptible = ConfigKey<Bool>("interruptible", .boolean, default: .value(true))
+    static let reportPosition = ConfigKey<Bool>("report_position", .boolean, default: .value(false),
+                                                summary: "began/changed/ended carry the fingers' centroid on the screen")
+    static let enabled = ConfigKey<Bool>("enabled", .boolean, default: .value(true),
+                                         summary: "recognised from the start; the enable command turns it on and off")
+    static let device = ConfigKey<String?>(
+        "device", .string(.deviceReference(maxBytes: 4096)),
+        summary: "only on this touchscreen: one of \(InputKeys.table.schema.header) \(InputKeys.device.name)'s paths or links, or its device name")
+}
+
+// MARK: - [[transition.keyframe]]
+
+/// The keys of a `[[transition.keyframe]]`: a property animated over progress.
+enum KeyframeKeys {
+    static let table = ChildSection("keyframe", .arrayOfTables, under: TransitionKeys.tableName,
+                                    keys: [property, start, duration, from, to, curve])
+
+    static let property = ConfigKey<String>("property", .string(.identifier), default: .required)
+    static let start = ConfigKey<Double>("start", .number(.from(0, through: 1)), default: .value(0))
+    // start + duration <= 1 is checked by ConfigBuilder.
+    static let duration = ConfigKey<Double>("duration", .number(.above(0)),
+                                            default: .computed("1 - \(start.name)") { section in 1 - section[start] })
+    static let from = ConfigKey<Double>("from", .number(.any), default: .value(0))
+    static let to = ConfigKey<Double>("to", .number(.any), default: .value(1))
+    static let curve = ConfigKey<TimingCurve>("curve", .choice(), default: .value(.linear))
+}
+
+// MARK: - [server]
+
+/// The keys of `[server]`: the socket and who may use it, and the WebSocket
+/// listener. Each defaults to `ServerSettings.standard`'s value.
+enum ServerKeys {
+    static let table = ChildSection("server", .table, keys: [
+        socket, socketMode, maxClients, backlogLimit, allowUIDs, allowGroups, webSocket, allowOrigins,
+    ])
 
     /// The largest id a uid or gid may be: 2^32 - 2 (2^32 - 1 is `(uid_t)-1`, "no id").
     static let largestID = 4_294_967_294
     /// `sun_path` holds 108 bytes with the terminating NUL.
     static let socketPathLimit = 107
 
-    static let server = SectionSchema(
-        header: "[server]",
-        keys: [
-            KeySpec("socket", .string(.absolutePath(maxBytes: socketPathLimit)), default: .absent),
-            KeySpec("socket_mode",
-                    .string(.fileMode(mustInclude: 0o600, reason: "the daemon could not use its own socket")),
-                    default: .value(.string(StringRule.fileModeText(ServerSettings.standard.socketMode))),
-                    summary: "octal, at most \"0777\", with owner read+write \"0600\""),
-            KeySpec("max_clients", .integer(1...65_536),
-                    default: .value(.integer(ServerSettings.standard.maxClients))),
-            KeySpec("backlog_limit", .integer(4_096...1_073_741_824),
-                    default: .value(.integer(ServerSettings.standard.backlogLimit)),
-                    summary: "bytes, 4096 to 1073741824"),
-            KeySpec("allow_uids", .array(of: .integer(0...largestID)),
-                    default: .value(.array(ServerSettings.standard.allowUIDs.map { .integer(Int($0)) })),
-                    summary: "uids, each 0 to \(largestID)"),
-            KeySpec("allow_groups", .array(of: .either([.string(.groupName), .integer(0...largestID)])),
-                    default: .value(.array(ServerSettings.standard.allowGroups.map(ConfigBuilder.value(of:)))),
-                    summary: "group names, or gids 0 to \(largestID)"),
-            KeySpec("websocket", .string(.listenAddress), default: .absent,
-                    summary: "\"HOST:PORT\" for the WebSocket and HTTP listener; off when absent"),
-            KeySpec("allow_origins", .array(of: .string(.origin)),
-                    default: .value(.array(ServerSettings.standard.allowOrigins.map { .string($0) })),
-                    summary: "browser origins the WebSocket accepts besides its own, \"*\" for any"),
-        ]
-    )
+    /// A uid or gid, `0...largestID`.
+    private static let id = ValueCodec<Int>.integer(0...largestID).map({ UInt32(exactly: $0) }, { Int($0) })
+    /// A group by name or by gid.
+    private static let group = ValueCodec<GroupReference>(
+        kind: .either([.string(.groupName), id.kind]),
+        decode: { value in
+            if let name = ValueCodec<String>.text(of: value) { return .name(name) }
+            return id.decode(value).map(GroupReference.id)
+        },
+        encode: { group in
+            switch group {
+            case .id(let gid): return id.encode(gid)
+            case .name(let name): return .string(name)
+            }
+        })
+    private static let standard = ServerSettings.standard
 
-    // MARK: - [input]
+    static let socket = ConfigKey<String?>("socket", .string(.absolutePath(maxBytes: socketPathLimit)))
+    static let socketMode = ConfigKey<UInt32>(
+        "socket_mode",
+        ValueCodec<String>.string(.fileMode(mustInclude: 0o600, reason: "the daemon could not use its own socket"))
+            .map(StringRule.fileMode, StringRule.fileModeText),
+        default: .value(standard.socketMode),
+        summary: "octal, at most \"0777\", with owner read+write \"0600\"")
+    static let maxClients = ConfigKey<Int>("max_clients", .integer(1...65_536), default: .value(standard.maxClients))
+    static let backlogLimit = ConfigKey<Int>("backlog_limit", .integer(4_096...1_073_741_824),
+                                             default: .value(standard.backlogLimit),
+                                             summary: "bytes, 4096 to 1073741824")
+    static let allowUIDs = ConfigKey<[UInt32]>("allow_uids", id.array, default: .value(standard.allowUIDs),
+                                               summary: "uids, each 0 to \(largestID)")
+    static let allowGroups = ConfigKey<[GroupReference]>("allow_groups", group.array,
+                                                         default: .value(standard.allowGroups),
+                                                         summary: "group names, or gids 0 to \(largestID)")
+    static let webSocket = ConfigKey<ListenAddress?>(
+        "websocket", .listenAddress, summary: "\"HOST:PORT\" for the WebSocket and HTTP listener; off when absent")
+    static let allowOrigins = ConfigKey<[String]>(
+        "allow_origins", ValueCodec<String>.string(.origin).array, default: .value(standard.allowOrigins),
+        summary: "browser origins the WebSocket accepts besides its own, \"*\" for any")
+}
 
-    static let input = SectionSchema(
-        header: "[input]",
-        keys: [
-            KeySpec("device", .either([.string(.deviceSelector(maxBytes: 4096)),
-                                       .array(of: .string(.absolutePath(maxBytes: 4096)))]),
-                    default: .value(.string("auto")),
-                    summary: "\"auto\" (the first touchscreen), \"all\" (every touchscreen), a device path or by-id/by-path link, or an array of paths"),
-            KeySpec("mode", .choice(InputMode.allCases.map(\.rawValue)), default: .value(.string(InputMode.shared.rawValue)),
-                    summary: "shared (others read the panel too) | grab (only the daemon) | filter (the UI gets a copy without the gesture touches)"),
-            KeySpec("filter_hold", .number(.above(0, upTo: 1)),
-                    default: .value(.number(InputSettings.standard.filterHold)),
-                    summary: "filter mode (also from --mode filter): seconds a touch in a gesture's start area is held back from the UI, at most 1"),
-            KeySpec("flight_recorder", .number(.from(0, through: 3600)),
-                    default: .value(.number(InputSettings.standard.flightRecorder)),
-                    summary: "seconds of raw input kept per panel for the dump command, 0 to 3600 (0: off)"),
-            KeySpec("flight_recorder_bytes", .integer(65_536...33_554_432),
-                    default: .value(.integer(InputSettings.standard.flightRecorderBytes)),
-                    summary: "the most memory the flight recorder takes per panel, 65536 to 33554432 bytes (16 bytes an event)"),
-            KeySpec("rotation", .integer(0...270), default: .value(.integer(0)),
-                    summary: "0, 90, 180 or 270: the panel's mounting angle, clockwise"),
-            KeySpec("flip_x", .boolean, default: .value(.boolean(false))),
-            KeySpec("flip_y", .boolean, default: .value(.boolean(false))),
-            KeySpec("calibration", .array(of: .number(.any)), default: .absent,
-                    summary: "[a, b, c, d, e, f]: libinput's matrix (default: the device's LIBINPUT_CALIBRATION_MATRIX)"),
-        ]
-    )
+extension ValueCodec where Value == ListenAddress {
+    /// `HOST:PORT`, as `ListenAddress` reads and writes it.
+    static var listenAddress: Self {
+        ValueCodec<String>.string(.listenAddress).map({ try? ListenAddress.parse($0).get() }, \.description)
+    }
+}
 
-    // MARK: - [metrics]
+// MARK: - [input]
 
-    static let metrics = SectionSchema(
-        header: "[metrics]",
-        keys: [
-            KeySpec("enabled", .boolean, default: .value(.boolean(MetricsSettings.standard.enabled)),
-                    summary: "serve Prometheus metrics at /metrics (on the WebSocket listener and on listen)"),
-            // enabled = false with listen set is an error, checked by ConfigBuilder.
-            KeySpec("listen", .string(.listenAddress), default: .absent,
-                    summary: "\"HOST:PORT\" of a listener of its own for /metrics and /healthz, e.g. \"127.0.0.1:9464\"; none when absent"),
-        ]
-    )
+/// The keys of `[input]`: which panels, how they are read, and their geometry.
+/// Each defaults to `InputSettings.standard`'s value.
+enum InputKeys {
+    static let table = ChildSection("input", .table, keys: [
+        device, mode, filterHold, flightRecorder, flightRecorderBytes, rotation, flipX, flipY, calibration,
+    ])
+
+    private static let standard = InputSettings.standard
+
+    /// One selector or path as a string, several paths as an array.
+    static let device = ConfigKey<[String]>(
+        "device",
+        ValueCodec(kind: .either([.string(.deviceSelector(maxBytes: 4096)),
+                                  .array(of: .string(.absolutePath(maxBytes: 4096)))]),
+                   decode: { value in
+                       ValueCodec<String>.text(of: value).map { [$0] }
+                           ?? ValueCodec<String>.string(.any).array.decode(value)
+                   },
+                   encode: { devices in
+                       devices.count == 1 ? .string(devices[0]) : .array(devices.map { .string($0) })
+                   }),
+        default: .value(standard.device),
+        summary: "\"auto\" (the first touchscreen), \"all\" (every touchscreen), a device path or by-id/by-path link, or an array of paths")
+    static let mode = ConfigKey<InputMode>(
+        "mode", .choice(), default: .value(standard.mode),
+        summary: "shared (others read the panel too) | grab (only the daemon) | filter (the UI gets a copy without the gesture touches)")
+    static let filterHold = ConfigKey<Double>(
+        "filter_hold", .number(.above(0, upTo: 1)), default: .value(standard.filterHold),
+        summary: "filter mode (also from --mode filter): seconds a touch in a gesture's start area is held back from the UI, at most 1")
+    static let flightRecorder = ConfigKey<Double>(
+        "flight_recorder", .number(.from(0, through: 3600)), default: .value(standard.flightRecorder),
+        summary: "seconds of raw input kept per panel for the dump command, 0 to 3600 (0: off)")
+    static let flightRecorderBytes = ConfigKey<Int>(
+        "flight_recorder_bytes", .integer(65_536...33_554_432), default: .value(standard.flightRecorderBytes),
+        summary: "the most memory the flight recorder takes per panel, 65536 to 33554432 bytes (16 bytes an event)")
+    /// Read as degrees; `ConfigBuilder` allows only quarter turns.
+    static let rotation = ConfigKey<Int>("rotation", .integer(0...270), default: .value(standard.rotation.rawValue),
+                                         summary: "0, 90, 180 or 270: the panel's mounting angle, clockwise")
+    static let flipX = ConfigKey<Bool>("flip_x", .boolean, default: .value(standard.flipX))
+    static let flipY = ConfigKey<Bool>("flip_y", .boolean, default: .value(standard.flipY))
+    static let calibration = ConfigKey<[Double]?>(
+        "calibration", ValueCodec<Double>.number(.any).array,
+        summary: "[a, b, c, d, e, f]: libinput's matrix (default: the device's LIBINPUT_CALIBRATION_MATRIX)")
+}
+
+// MARK: - [metrics]
+
+/// The keys of `[metrics]`: whether Prometheus metrics are served, and where.
+enum MetricsKeys {
+    static let table = ChildSection("metrics", .table, keys: [enabled, listen])
+
+    static let enabled = ConfigKey<Bool>(
+        "enabled", .boolean, default: .value(MetricsSettings.standard.enabled),
+        summary: "serve Prometheus metrics at /metrics (on the WebSocket listener and on \(listen.name))")
+    // enabled = false with listen set is an error, checked by ConfigBuilder.
+    static let listen = ConfigKey<ListenAddress?>(
+        "listen", .listenAddress,
+        summary: "\"HOST:PORT\" of a listener of its own for /metrics and /healthz, e.g. \"127.0.0.1:9464\"; none when absent")
 }

@@ -14,13 +14,13 @@ public enum ExpectationReader {
     public static func parse(text: String, file: String) throws(ConfigError) -> ExpectationFile {
         let document = try TOMLReader.read(text, file: file)
         let root = try SchemaValidator(file: file).validate(document, as: ExpectationSchema.root)
-        let tolerance = root.number("tolerance")
+        let tolerance = root[ExpectationKeys.tolerance]
         var recordings: [RecordingExpectation] = []
-        for section in root.children["recording"] ?? [] {
+        for section in root[RecordingKeys.table] {
             let recording = try recording(from: section, tolerance: tolerance, file: file)
             if let earlier = recordings.first(where: { $0.file == recording.file }) {
-                throw ConfigError(file: file, line: section.line(of: "file"), key: section.keyPath("file"),
-                                  message: "\(TOMLString.quoted(recording.file)) is already expected at line \(earlier.line ?? 0)")
+                throw section.error(at: RecordingKeys.file, file: file,
+                                    "\(TOMLString.quoted(recording.file)) is already expected at line \(earlier.line ?? 0)")
             }
             recordings.append(recording)
         }
@@ -29,17 +29,15 @@ public enum ExpectationReader {
 
     private static func recording(from section: ValidatedSection, tolerance: Double,
                                   file: String) throws(ConfigError) -> RecordingExpectation {
-        let path = section.string("file")
+        let path = section[RecordingKeys.file]
         if path.isEmpty {
-            throw ConfigError(file: file, line: section.line(of: "file"), key: section.keyPath("file"),
-                              message: "must not be empty")
+            throw section.error(at: RecordingKeys.file, file: file, "must not be empty")
         }
-        let gestures = (section.children["gesture"] ?? []).map { gesture in
-            GestureExpectation(transition: gesture.string("transition"),
-                               decision: gesture.choice("decision", as: Decision.self),
-                               reason: gesture.choice("reason", as: EndReason.self),
-                               progress: gesture.number("progress"),
-                               tolerance: gesture.values["tolerance"] == nil ? tolerance : gesture.number("tolerance"))
+        typealias Key = ExpectedGestureKeys
+        let gestures = section[Key.table].map { gesture in
+            GestureExpectation(transition: gesture[Key.transition], decision: gesture[Key.decision],
+                               reason: gesture[Key.reason], progress: gesture[Key.progress],
+                               tolerance: gesture[Key.tolerance] ?? tolerance)
         }
         return RecordingExpectation(file: path, line: section.line, gestures: gestures)
     }

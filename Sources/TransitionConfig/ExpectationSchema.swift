@@ -1,8 +1,10 @@
 import TransitionEngine
 
 /// The keys of an expectation file (`transitiond verify --expect FILE`), in
-/// the vocabulary of `ConfigSchema`: the same validator checks them, so
-/// errors, unknown-key suggestions and required keys read as the config's do.
+/// the vocabulary of `ConfigSchema`: each key declared once, typed; the same
+/// validator checks them, so errors, unknown-key suggestions and required
+/// keys read as the config's do, and `ExpectationReader` and
+/// `ExpectationRenderer` read and write through the same declarations.
 enum ExpectationSchema {
     /// Every decision, for the `decision` key.
     static let decisions: [Decision] = [.finish, .cancel]
@@ -20,39 +22,49 @@ enum ExpectationSchema {
         }
     }
 
-    /// `x >= 0`.
-    static let tolerance = ValueKind.number(NumberRange(lower: .inclusive(0), upper: .inclusive(1)))
+    /// `0 <= x <= 1`.
+    static let tolerance = ValueCodec<Double>.number(NumberRange(lower: .inclusive(0), upper: .inclusive(1)))
 
     static let root = SectionSchema(
         header: "the top level",
-        keys: [
-            KeySpec("tolerance", tolerance, default: .value(.number(ExpectationFile.defaultTolerance)),
-                    summary: "default for every gesture: |progress - expected| <= tolerance"),
-        ],
-        children: [
-            ChildSection(name: "recording", shape: .arrayOfTables, schema: recording),
-        ]
+        keys: [ExpectationKeys.tolerance.spec],
+        children: [RecordingKeys.table]
     )
+}
 
-    static let recording = SectionSchema(
-        header: "[[recording]]",
-        keys: [
-            // Not empty: checked by ExpectationReader.
-            KeySpec("file", .string(.any), default: .required),
-        ],
-        children: [
-            ChildSection(name: "gesture", shape: .arrayOfTables, schema: gesture),
-        ]
-    )
+// MARK: - Top level
 
-    static let gesture = SectionSchema(
-        header: "[[recording.gesture]]",
-        keys: [
-            KeySpec("transition", .string(.identifier), default: .required),
-            KeySpec("decision", .choice(decisions.map(\.rawValue)), default: .required),
-            KeySpec("reason", .choice(reasons.map(\.rawValue)), default: .required),
-            KeySpec("progress", .number(NumberRange(lower: .inclusive(-10), upper: .inclusive(10))), default: .required),
-            KeySpec("tolerance", tolerance, default: .absent),
-        ]
-    )
+/// The keys of an expectation file's top level.
+enum ExpectationKeys {
+    static let tolerance = ConfigKey<Double>(
+        "tolerance", ExpectationSchema.tolerance, default: .value(ExpectationFile.defaultTolerance),
+        summary: "default for every gesture: |progress - expected| <= tolerance")
+}
+
+// MARK: - [[recording]]
+
+/// The keys of a `[[recording]]`: the recording replayed.
+enum RecordingKeys {
+    static let table = ChildSection(tableName, .arrayOfTables, keys: [file], children: [ExpectedGestureKeys.table])
+    /// The name `[[recording.gesture]]` is nested under.
+    static let tableName = "recording"
+
+    // Not empty: checked by ExpectationReader.
+    static let file = ConfigKey<String>("file", .string(.any), default: .required)
+}
+
+// MARK: - [[recording.gesture]]
+
+/// The keys of a `[[recording.gesture]]`: how one gesture of the recording must end.
+enum ExpectedGestureKeys {
+    static let table = ChildSection("gesture", .arrayOfTables, under: RecordingKeys.tableName,
+                                    keys: [transition, decision, reason, progress, tolerance])
+
+    static let transition = ConfigKey<String>("transition", .string(.identifier), default: .required)
+    static let decision = ConfigKey<Decision>("decision", .choice(of: ExpectationSchema.decisions), default: .required)
+    static let reason = ConfigKey<EndReason>("reason", .choice(of: ExpectationSchema.reasons), default: .required)
+    static let progress = ConfigKey<Double>(
+        "progress", .number(NumberRange(lower: .inclusive(-10), upper: .inclusive(10))), default: .required)
+    /// The file's `tolerance` when absent.
+    static let tolerance = ConfigKey<Double?>(ExpectationKeys.tolerance.name, ExpectationSchema.tolerance)
 }

@@ -21,68 +21,28 @@ struct ValidatedSection {
     /// The key's line, or the header's when the key was defaulted.
     func line(of key: String) -> Int { lines[key] ?? line }
 
-    // The accessors below are called only for keys the schema guarantees.
+    // MARK: Typed reads
 
-    func string(_ key: String) -> String {
-        guard case .string(let value)? = values[key] else { missing(key) }
+    /// The key's value, typed by its declaration: nil for an optional key the
+    /// file does not give. Called only for keys the schema guarantees.
+    subscript<Value>(key: ConfigKey<Value>) -> Value {
+        guard let value = key.value(in: values) else { missing(key.name) }
         return value
     }
 
-    func number(_ key: String) -> Double {
-        guard case .number(let value)? = values[key] else { missing(key) }
-        return value
-    }
+    /// The validated tables of a sub-table declaration, in file order.
+    subscript(table: ChildSection) -> [ValidatedSection] { children[table.name] ?? [] }
 
-    func integer(_ key: String) -> Int {
-        guard case .integer(let value)? = values[key] else { missing(key) }
-        return value
-    }
+    /// Whether the file gives the key (rather than its default).
+    func gives<Value>(_ key: ConfigKey<Value>) -> Bool { lines[key.name] != nil }
 
-    func boolean(_ key: String) -> Bool {
-        guard case .boolean(let value)? = values[key] else { missing(key) }
-        return value
-    }
+    func keyPath<Value>(_ key: ConfigKey<Value>) -> String { keyPath(key.name) }
 
-    /// A string key with an `.absent` default: nil when the file does not give it.
-    func optionalString(_ key: String) -> String? {
-        guard let value = values[key] else { return nil }
-        guard case .string(let text) = value else { missing(key) }
-        return text
-    }
+    func line<Value>(of key: ConfigKey<Value>) -> Int { line(of: key.name) }
 
-    func array(_ key: String) -> [ConfigValue] {
-        guard case .array(let items)? = values[key] else { missing(key) }
-        return items
-    }
-
-    /// A key that is one string or an array of strings, as a list.
-    func strings(_ key: String) -> [String] {
-        switch values[key] {
-        case .string(let text)?: return [text]
-        case .array(let items)?:
-            return items.compactMap { item in
-                if case .string(let text) = item { return text }
-                return nil
-            }
-        case .number?, .integer?, .boolean?, nil: missing(key)
-        }
-    }
-
-    /// An array key's numbers (integers read as numbers), in order.
-    func numbers(_ key: String) -> [Double] {
-        array(key).compactMap { item in
-            switch item {
-            case .number(let value): return value
-            case .integer(let value): return Double(value)
-            case .string, .boolean, .array: return nil
-            }
-        }
-    }
-
-    /// A choice key as the engine's enum.
-    func choice<T: RawRepresentable>(_ key: String, as type: T.Type) -> T where T.RawValue == String {
-        guard let value = T(rawValue: string(key)) else { missing(key) }
-        return value
+    /// A problem with the key's value, at its line (the header's when defaulted).
+    func error<Value>(at key: ConfigKey<Value>, file: String, _ message: String) -> ConfigError {
+        ConfigError(file: file, line: line(of: key), key: keyPath(key), message: message)
     }
 
     private func missing(_ key: String) -> Never {

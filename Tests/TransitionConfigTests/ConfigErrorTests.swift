@@ -192,16 +192,15 @@ import TransitionEngine
 // MARK: - Schema extension
 
 @Test func tableChildSectionsAreValidated() throws {
+    let mode = ConfigKey<Int>("mode", .integer(0...0o777), default: .value(0o660))
     let schema = SectionSchema(header: "the top level", keys: [], children: [
-        ChildSection(name: "server", shape: .table, schema: SectionSchema(header: "[server]", keys: [
-            KeySpec("mode", .integer(0...0o777), default: .value(.integer(0o660))),
-        ])),
+        ChildSection("server", .table, keys: [mode]),
     ])
     let validator = SchemaValidator(file: "s.toml")
     let given = try validator.validate(try TOMLReader.read("[server]\nmode = 384\n", file: "s.toml"), as: schema)
-    #expect(given.children["server"]?.first?.integer("mode") == 384)
+    #expect(given.children["server"]?.first?[mode] == 384)
     let defaulted = try validator.validate(try TOMLReader.read("[server]\n", file: "s.toml"), as: schema)
-    #expect(defaulted.children["server"]?.first?.integer("mode") == 0o660)
+    #expect(defaulted.children["server"]?.first?[mode] == 0o660)
     #expect(throws: ConfigError.self) {
         try validator.validate(try TOMLReader.read("[[server]]\n", file: "s.toml"), as: schema)
     }

@@ -10,6 +10,90 @@ private func roundTrip(_ config: EngineConfiguration, sourceLocation: SourceLoca
 
 @Test func theStandardConfigRoundTrips() throws {
     try roundTrip(.standard)
+    // Every section, through the declared keys only.
+    try expectDeclaredKeysRoundTrip(.standard)
+}
+
+/// A config that gives every key of every section (each gesture, the
+/// lengths in millimetres and in screen units, a spring, every optional
+/// key), mostly with values other than the defaults.
+private let everyKey = """
+frame_rate = 120
+[[transition]]
+name = "a"
+gesture = "edge-pan"
+edge = "top"
+fingers = 2
+edge_margin_mm = 4.5
+edge_range = [0.25, 0.75]
+activation_mm = 2
+distance_mm = 40
+finish_threshold = 0.3
+flick_velocity = 2
+duration = 0.5
+completion_speed = 2
+completion_curve = "spring"
+damping_ratio = 0.7
+stiffness = 200
+interruptible = false
+report_position = true
+enabled = false
+device = "/dev/input/event3"
+  [[transition.keyframe]]
+  property = "x"
+  start = 0.25
+  duration = 0.5
+  from = -1
+  to = 2
+  curve = "ease-in"
+[[transition]]
+name = "b"
+gesture = "swipe"
+direction = "left"
+fingers = 4
+activation = 0.1
+distance = 0.7
+[[transition]]
+name = "c"
+gesture = "pinch"
+direction = "out"
+[[transition]]
+name = "d"
+gesture = "edge-pan"
+edge = "right"
+edge_margin = 0.1
+device = "Panel name"
+[server]
+socket = "/tmp/x.sock"
+socket_mode = "600"
+max_clients = 3
+backlog_limit = 8192
+allow_uids = [0, 1000]
+allow_groups = ["wheel", 12]
+websocket = "[::1]:8080"
+allow_origins = ["*", "null"]
+[input]
+device = ["/dev/input/event1", "/dev/input/event2"]
+mode = "filter"
+filter_hold = 0.1
+flight_recorder = 0
+flight_recorder_bytes = 65536
+rotation = 90
+flip_x = true
+flip_y = true
+calibration = [1, 0, 0, 0, 1, 0]
+[metrics]
+listen = "127.0.0.1:9464"
+
+"""
+
+@Test func theRendererWritesEveryDeclaredKeyAndOnlyThose() throws {
+    let written = try expectDeclaredKeysRoundTrip(try parseDaemonValid(everyKey))
+    var declared: Set<String> = []
+    for (path, schema) in allSections(of: ConfigSchema.root) {
+        for name in schema.keyNames { declared.insert(path + "." + name) }
+    }
+    #expect(written == declared, "not written: \(declared.subtracting(written).sorted())")
 }
 
 @Test func everyGestureAndCurveRoundTrips() throws {

@@ -35,7 +35,7 @@ private let examplePath = ProjectPaths.file("config/example.toml")
 
 @Test func theExampleShowsEveryKey() throws {
     let text = try ConfigFile.read(path: examplePath)
-    var keys = ConfigSchema.root.keyNames + ConfigSchema.transition.keyNames + ConfigSchema.keyframe.keyNames
+    var keys = ConfigSchema.root.keyNames + TransitionKeys.table.schema.keyNames + KeyframeKeys.table.schema.keyNames
     keys.removeAll { key in text.split(separator: "\n").contains { $0.drop(while: { $0 == " " }).hasPrefix(key + " = ") } }
     // The lengths in millimetres are shown commented out: each replaces its
     // key in screen units, and the example's recordings vary in resolution.
@@ -57,7 +57,7 @@ private let examplePath = ProjectPaths.file("config/example.toml")
 @Test func theExampleShowsEveryServerKey() throws {
     let lines = try ConfigFile.read(path: examplePath).split(separator: "\n").map { $0.drop(while: { $0 == " " }) }
     #expect(lines.contains("[server]"))
-    for key in ConfigSchema.server.keyNames {
+    for key in ServerKeys.table.schema.keyNames {
         // `socket` and `websocket` are shown commented out: the daemon picks
         // a path unless told, and serves no WebSocket unless asked.
         let commented = key == "socket" || key == "websocket"
@@ -69,7 +69,7 @@ private let examplePath = ProjectPaths.file("config/example.toml")
 @Test func theExampleShowsEveryMetricsKey() throws {
     let lines = try ConfigFile.read(path: examplePath).split(separator: "\n").map { $0.drop(while: { $0 == " " }) }
     #expect(lines.contains("[metrics]"))
-    for key in ConfigSchema.metrics.keyNames {
+    for key in MetricsKeys.table.schema.keyNames {
         // `listen` is shown commented out: metrics get no listener of their own unless asked.
         let shown = lines.contains { $0.hasPrefix(key + " = ") || (key == "listen" && $0.hasPrefix("# \(key) = \"")) }
         #expect(shown, "not shown: \(key)")
@@ -80,6 +80,8 @@ private let examplePath = ProjectPaths.file("config/example.toml")
 @Test func theExampleRoundTripsThroughRender() throws {
     let config = try ConfigLoader.load(path: examplePath)
     #expect(try ConfigLoader.parse(text: ConfigLoader.render(config), file: "rendered.toml") == config)
+    // Every section, through the declared keys only.
+    try expectDeclaredKeysRoundTrip(try ConfigLoader.loadDaemon(path: examplePath))
 }
 
 @Test func theExampleReadsTheSameWithCrlfLineEnds() throws {

@@ -59,3 +59,50 @@ func parseDaemonValid(_ text: String, sourceLocation: SourceLocation = #_sourceL
         throw error
     }
 }
+
+// MARK: - Schemas and rendered configs
+
+/// Every section of a schema with its table path (`""` for the top level,
+/// `transition.keyframe`), parents before their children.
+func allSections(of schema: SectionSchema, path: String = "") -> [(path: String, schema: SectionSchema)] {
+    var sections = [(path: path, schema: schema)]
+    for child in schema.children {
+        sections += allSections(of: child.schema, path: path.isEmpty ? child.name : path + "." + child.name)
+    }
+    return sections
+}
+
+/// The keys a rendered config writes, each with the path of the table it is
+/// in (`""` for the top level), in order.
+func renderedKeys(_ text: String) -> [(table: String, key: String)] {
+    var table = ""
+    var keys: [(table: String, key: String)] = []
+    for line in text.split(separator: "\n") {
+        let line = line.drop(while: { $0 == " " })
+        if line.isEmpty || line.hasPrefix("#") { continue }
+        if line.hasPrefix("[") {
+            table = String(line.filter { $0 != "[" && $0 != "]" })
+        } else if let equals = line.firstRange(of: " = ") {
+            keys.append((table, String(line[..<equals.lowerBound])))
+        }
+    }
+    return keys
+}
+
+/// Renders `config`, expects every key written to be one `ConfigSchema`
+/// declares for its table and the text to read back to `config`; returns
+/// the keys written as `table.key` (`.frame_rate` for the top level).
+@discardableResult
+func expectDeclaredKeysRoundTrip(_ config: DaemonConfiguration,
+                                 sourceLocation: SourceLocation = #_sourceLocation) throws -> Set<String> {
+    let text = ConfigLoader.render(config)
+    let declared = Dictionary(uniqueKeysWithValues: allSections(of: ConfigSchema.root).map { ($0.path, $0.schema.keyNames) })
+    let written = renderedKeys(text)
+    for (table, key) in written {
+        #expect(declared[table]?.contains(key) == true, "[\(table)] \(key) is not declared in\n\(text)",
+                sourceLocation: sourceLocation)
+    }
+    #expect(try ConfigLoader.parseDaemon(text: text, file: "rendered.toml") == config, "\(text)",
+            sourceLocation: sourceLocation)
+    return Set(written.map { $0.table + "." + $0.key })
+}
