@@ -48,7 +48,10 @@ enum ServerRunner {
                 do {
                     return .success(try readConfig())
                 } catch let failure as Failure {
-                    return .failure(ConfigReadFailure(failure.message))
+                    // One line for the log and the client's `bad-config`: a
+                    // syntax error's source line and caret are for terminals.
+                    let line = failure.message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? failure.message
+                    return .failure(ConfigReadFailure(line))
                 } catch {
                     return .failure(ConfigReadFailure("\(error)"))
                 }

@@ -101,6 +101,14 @@ import Testing
         #expect(waitUntil(timeout: 10) { daemon.stderr.components(separatedBy: "keeping the config in use").count == 3 },
                 "both reloads are logged with where it broke: \(daemon.stderr)")
         #expect(daemon.stderr.contains("kiosk.toml:"))
+        // A TOML syntax error: its line and column, in one line (the source
+        // line and caret are for a terminal's check-config).
+        try write(config(threshold: 0.5) + "\n[[transition\n", to: path)
+        try client.send("{\"cmd\":\"reload\",\"id\":\"r2\"}\n")
+        let syntax = client.readUntil { $0.contains("\"id\":\"r2\"") }.last ?? ""
+        #expect(syntax.contains("\"code\":\"bad-config\"") && syntax.contains("expected ']]' to close the table header"), "\(syntax)")
+        #expect(syntax.range(of: #"kiosk\.toml:\d+:\d+: "#, options: .regularExpression) != nil, "line and column: \(syntax)")
+        #expect(!syntax.contains("\\n"), "one line: \(syntax)")
         // The old config still serves.
         try client.send("{\"cmd\":\"run\",\"transition\":\"back\",\"to\":\"finish\",\"id\":2}\n")
         #expect(client.readUntil { $0.contains("\"id\":2") }.last?.contains("\"type\":\"ok\"") == true)
