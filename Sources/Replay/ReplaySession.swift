@@ -270,8 +270,10 @@ public struct ReplaySession: Sendable {
     }
 
     /// Runs the whole replay at once (the virtual clock of `--fast`),
-    /// handing batches of events to `flush`.
-    public mutating func run(batch: Int = 4096, flush: (inout [TransitionEvent]) -> Void) {
+    /// handing batches of events to `flush`, while `keepGoing` says so
+    /// (asked after each batch: the output may have gone away).
+    public mutating func run(batch: Int = 4096, while keepGoing: () -> Bool = { true },
+                             flush: (inout [TransitionEvent]) -> Void) {
         var out: [TransitionEvent] = []
         out.reserveCapacity(batch + 64)
         while !isFinished {
@@ -279,6 +281,7 @@ public struct ReplaySession: Sendable {
             if out.count >= batch {
                 flush(&out)
                 out.removeAll(keepingCapacity: true)
+                if !keepGoing() { return }
             }
         }
         if !out.isEmpty { flush(&out) }

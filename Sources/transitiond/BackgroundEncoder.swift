@@ -27,6 +27,11 @@ final class BackgroundEncoder: @unchecked Sendable {
     // Touched only by the encoding thread (or inline), and after `finish`.
     private var output: StandardOutput
     private let writer = JSONWriter(capacity: 1 << 18)
+    private let failed = Atomic<Bool>(false)
+
+    /// A write has failed: nothing more is written, and the caller stops
+    /// submitting (read from any thread).
+    var outputFailed: Bool { failed.load(ordering: .relaxed) }
 
     init(encoder: EventEncoder, output: StandardOutput, depth: Int = 4) {
         self.encoder = encoder
@@ -72,8 +77,12 @@ final class BackgroundEncoder: @unchecked Sendable {
         case .bytes(let bytes):
             writer.raw(bytes)
         case .events(let events):
+            guard !output.closed else { return }
             for e in events { encoder.encode(e, into: writer) }
-            if writer.count >= 1 << 17 { output.write(writer) }
+            if writer.count >= 1 << 17 {
+                output.write(writer)
+                if output.closed { failed.store(true, ordering: .relaxed) }
+            }
         case .finish:
             return
         }

@@ -17,6 +17,7 @@ struct CheckConfigCommand: ParsableCommand {
             let config = try loadDaemonConfiguration(file)
             var out = StandardOutput()
             out.write(ConfigLoader.render(config))
+            try out.checkWritten()
         }
     }
 }

@@ -39,9 +39,7 @@ struct DevicesCommand: ParsableCommand {
             } else {
                 out.write(DeviceListing.text(for: devices))
             }
-            if out.closed && out.error != EPIPE {
-                throw Failure(.ioError, "stdout: write failed (errno \(out.error))")
-            }
+            try out.checkWritten()
         }
     }
 }

@@ -79,7 +79,6 @@ struct RecordCommand: ParsableCommand {
         do {
             try recorder.flush()
         } catch {
-            if error.errno == EPIPE { throw ExitCode.success }
             throw Failure(.ioError, "\(output ?? "stdout"): write failed: \(error)")
         }
     }

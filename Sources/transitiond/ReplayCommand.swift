@@ -153,7 +153,7 @@ struct ReplayCommand: ParsableCommand {
                 let background = BackgroundEncoder(encoder: encoder, output: out)
                 background.submit(writer.bytes)
                 writer.reset()
-                session.run(batch: 8192) { events in background.submit(events) }
+                session.run(batch: 8192, while: { !background.outputFailed }) { events in background.submit(events) }
                 out = background.finish()
             } else if fast {
                 session.run { events in
@@ -169,9 +169,7 @@ struct ReplayCommand: ParsableCommand {
             }
             if var view = live { view.show([], force: true, to: &out) }
             out.write(writer)
-            if out.closed && out.error != EPIPE {
-                throw Failure(.ioError, "stdout: write failed (errno \(out.error))")
-            }
+            try out.checkWritten()
         }
     }
 
@@ -221,9 +219,7 @@ struct ReplayCommand: ParsableCommand {
             }
             events.removeAll(keepingCapacity: true)
         }
-        if out.closed && out.error != EPIPE {
-            throw Failure(.ioError, "stdout: write failed (errno \(out.error))")
-        }
+        try out.checkWritten()
     }
 
     /// Plays `session` on `CLOCK_MONOTONIC` at `speed` through a

@@ -3,9 +3,10 @@ import Glibc
 #endif
 import EventStream
 
-/// Buffered writes of bytes to stdout (or another descriptor, e.g. 2). A
-/// reader that goes away (EPIPE) ends the output quietly; other errors are
-/// reported once.
+/// Buffered writes of bytes to stdout (or another descriptor, e.g. 2). The
+/// first failed write (a reader that went away, a full disk) ends the
+/// output; `checkWritten` turns it into exit 74, so a command stops there
+/// rather than running on unread.
 struct StandardOutput {
     private(set) var closed = false
     private(set) var error: Int32 = 0
@@ -49,5 +50,14 @@ struct StandardOutput {
 
     mutating func write(_ text: String) {
         write(Array(text.utf8))
+    }
+
+    /// A write failed (the reader went away, the disk is full): the command
+    /// has stopped writing at the first failure and exits 74 (sysexits
+    /// EX_IOERR), saying why.
+    func checkWritten() throws {
+        guard closed else { return }
+        let reason = error == EPIPE ? "the reader went away (broken pipe)" : String(cString: strerror(error))
+        throw Failure(.ioError, "stdout: write failed: \(reason); stopped there")
     }
 }

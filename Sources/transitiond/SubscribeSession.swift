@@ -53,9 +53,7 @@ struct SubscribeSession {
             if out.closed { break }
         }
         flush()
-        if out.closed && out.error != EPIPE {
-            throw Failure(.ioError, "stdout: write failed (\(errorDescription(out.error)))")
-        }
+        try out.checkWritten()
     }
 
     // MARK: Connecting
@@ -217,9 +215,4 @@ private func monotonicSeconds() -> Double { MonotonicClock.seconds }
 /// "30 s", "0.5 s".
 private func seconds(_ value: Double) -> String {
     value.rounded() == value ? "\(Int(value)) s" : "\(value) s"
-}
-
-private func errorDescription(_ code: Int32) -> String {
-    guard let text = strerror(code) else { return "errno \(code)" }
-    return String(cString: text)
 }

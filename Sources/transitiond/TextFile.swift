@@ -10,7 +10,7 @@ enum TextFile {
         guard let target, target != "-" else {
             var out = StandardOutput()
             out.write(text)
-            if out.closed && out.error != EPIPE { throw Failure(.ioError, "stdout: write failed (errno \(out.error))") }
+            try out.checkWritten()
             return
         }
         try replace(target, with: text)

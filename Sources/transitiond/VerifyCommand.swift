@@ -147,8 +147,6 @@ struct VerifyCommand: ParsableCommand {
     }
 
     private func checkOutput(_ out: StandardOutput) throws {
-        if out.closed && out.error != EPIPE {
-            throw Failure(.ioError, "stdout: write failed (errno \(out.error))")
-        }
+        try out.checkWritten()
     }
 }
