@@ -7,11 +7,15 @@ import Glibc
 /// a deep queue, non-blocking. `ConnectionAcceptor` takes its connections.
 enum ListeningSocket {
     /// Binds and listens at `path` (which `SocketFile.prepare` made free),
-    /// then gives the file `mode`. Returns the descriptor.
+    /// the file made with `mode` by the umask around `bind` — never by a
+    /// `chmod` of the path afterwards, which would follow a symlink put
+    /// there in between by someone who can write the folder. Returns the
+    /// descriptor.
     static func open(path: String, mode: UInt32, backlog: Int32) throws(SocketPathError) -> CInt {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw failure(path, "cannot create a socket") }
-        let previous = umask(0o177)
+        // Only this thread creates files while the daemon starts.
+        let previous = umask(mode_t(~mode & 0o777))
         let bound = SocketFile.withAddress(path) { bind(fd, $0, $1) }
         let bindError = errno
         umask(previous)
@@ -22,13 +26,6 @@ enum ListeningSocket {
         }
         guard listen(fd, backlog) == 0 else {
             let error = failure(path, "cannot listen")
-            close(fd)
-            unlink(path)
-            throw error
-        }
-        do {
-            try SocketFile.setMode(path, mode)
-        } catch {
             close(fd)
             unlink(path)
             throw error

@@ -167,6 +167,8 @@ public struct ServerStateMachine: Sendable {
         var framer: LineFramer
         var outbox: ClientOutbox
         var writeMode: WriteMode = .direct
+        /// Refused commands of this client logged so far (`refusalLogLimit`).
+        var refusalsLogged = 0
 
         var label: String {
             let via = transport == .unixSocket ? "" : "\(transport.rawValue), "
@@ -677,13 +679,13 @@ public struct ServerStateMachine: Sendable {
         if command.changesState {
             guard let peer = clients[i].peer else {
                 statistics.count(command.name, .forbidden)
-                actions.append(.log(.notice, "refused '\(command.name)' from \(clients[i].label): its user is not known"))
+                logRefusal("refused '\(command.name)' from \(clients[i].label): its user is not known", at: i, into: &actions)
                 reply(id, ReplyLines.error(.forbidden, "'\(command.name)' changes state: the daemon cannot tell which user this connection is (only Unix socket and loopback WebSocket peers can be identified)", id: requestID), into: &actions)
                 return
             }
             guard settings.policy.allowsChanges(by: peer) else {
                 statistics.count(command.name, .forbidden)
-                actions.append(.log(.notice, "refused '\(command.name)' from \(peer): not root and not in [server] allow_uids/allow_groups"))
+                logRefusal("refused '\(command.name)' from \(peer): not root and not in [server] allow_uids/allow_groups", at: i, into: &actions)
                 reply(id, ReplyLines.error(.forbidden, "'\(command.name)' changes state: uid \(peer.uid) is not allowed (see [server] allow_uids / allow_groups)", id: requestID), into: &actions)
                 return
             }
@@ -731,6 +733,21 @@ public struct ServerStateMachine: Sendable {
             actions.append(.reload(id, requestID))
         }
     }
+
+    /// A client's refused commands are logged `refusalLogLimit` times, then
+    /// once more to say the rest are not: an unprivileged client cannot
+    /// flood the journal (its refusals are still counted for the metrics).
+    private mutating func logRefusal(_ line: String, at i: Int, into actions: inout [Action]) {
+        clients[i].refusalsLogged += 1
+        if clients[i].refusalsLogged <= Self.refusalLogLimit {
+            actions.append(.log(.notice, line))
+        } else if clients[i].refusalsLogged == Self.refusalLogLimit + 1 {
+            actions.append(.log(.notice, "\(clients[i].label) keeps sending commands it may not: its further refusals are not logged"))
+        }
+    }
+
+    /// Refused commands logged per client.
+    public static let refusalLogLimit = 5
 
     // MARK: Writing
 

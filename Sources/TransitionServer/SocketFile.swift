@@ -4,7 +4,7 @@ import Glibc
 
 /// Why the server cannot take its socket path.
 public struct SocketPathError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable { case inUse, notASocket, tooLong, system }
+    public enum Kind: Sendable { case inUse, notASocket, tooLong, unsafeFolder, system }
     public var kind: Kind
     public var path: String
     public var message: String
@@ -12,8 +12,8 @@ public struct SocketPathError: Error, Sendable, CustomStringConvertible {
 }
 
 /// Prepares the socket's path before binding (design "Socket": a live
-/// daemon's socket is never taken over; a stale one is replaced) and sets
-/// its mode after.
+/// daemon's socket is never taken over; a stale one is replaced; a folder
+/// every user may write without the sticky bit is refused).
 public enum SocketFile {
     /// Makes `path` free to bind: creates its folder if missing; if a socket
     /// is there, connects to it — someone answers: in use; refused: stale,
@@ -29,6 +29,7 @@ public enum SocketFile {
                                       message: "cannot create its folder \(folder): \(String(cString: strerror(errno)))")
             }
         }
+        try checkFolder(folder.isEmpty ? "/" : folder, of: path)
         var info = stat()
         guard lstat(path, &info) == 0 else { return }   // nothing there
         guard (info.st_mode & S_IFMT) == S_IFSOCK else {
@@ -43,6 +44,19 @@ public enum SocketFile {
                 throw SocketPathError(kind: .system, path: path,
                                       message: "cannot remove the stale socket: \(String(cString: strerror(errno)))")
             }
+        }
+    }
+
+    /// A folder any user may write and that is not sticky lets another
+    /// user replace the socket (or what the daemon takes for it): refused.
+    static func checkFolder(_ folder: String, of path: String) throws(SocketPathError) {
+        var info = stat()
+        guard stat(folder, &info) == 0 else { return }
+        let worldWritable = info.st_mode & mode_t(S_IWOTH) != 0
+        let sticky = info.st_mode & mode_t(S_ISVTX) != 0
+        if worldWritable && !sticky {
+            throw SocketPathError(kind: .unsafeFolder, path: path,
+                                  message: "its folder \(folder) may be written by every user and is not sticky, so another user could replace the socket; use a folder only its owner may write (such as $XDG_RUNTIME_DIR or /run/transitiond), or make it sticky (chmod +t)")
         }
     }
 
@@ -67,14 +81,6 @@ public enum SocketFile {
         }
         return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-    }
-
-    /// Sets the socket file's permission bits.
-    public static func setMode(_ path: String, _ mode: UInt32) throws(SocketPathError) {
-        if chmod(path, mode_t(mode)) != 0 {
-            throw SocketPathError(kind: .system, path: path,
-                                  message: "cannot set mode \(String(mode, radix: 8)): \(String(cString: strerror(errno)))")
         }
     }
 

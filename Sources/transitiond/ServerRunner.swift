@@ -93,7 +93,7 @@ enum ServerRunner {
             try server.start()
         } catch let error as SocketPathError {
             switch error.kind {
-            case .inUse, .notASocket: throw Failure(.unavailable, error.description)
+            case .inUse, .notASocket, .unsafeFolder: throw Failure(.unavailable, error.description)
             case .tooLong: throw Failure(.usage, error.description)
             case .system: throw Failure(.ioError, error.description)
             }

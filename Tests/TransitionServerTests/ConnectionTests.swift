@@ -109,6 +109,41 @@ struct ConnectionAcceptorTests {
         #expect(throws: SocketPathError.self) { try ListeningSocket.open(path: path, mode: 0o640, backlog: 16) }
     }
 
+    @Test func theModeComesFromTheUmaskAtBindNotAChmodThatFollowsLinks() throws {
+        // Every mode the config allows: the file has it from its creation.
+        for mode: UInt32 in [0o600, 0o620, 0o660, 0o666, 0o777] {
+            let path = temporarySocketPath()
+            let fd = try ListeningSocket.open(path: path, mode: mode, backlog: 4)
+            defer { close(fd); unlink(path) }
+            var info = stat()
+            #expect(lstat(path, &info) == 0 && info.st_mode & 0o777 == mode_t(mode), "\(String(mode, radix: 8))")
+        }
+        // The process's own umask is back as it was.
+        let before = umask(0o022)
+        umask(before)
+        let path = temporarySocketPath()
+        let fd = try ListeningSocket.open(path: path, mode: 0o666, backlog: 4)
+        defer { close(fd); unlink(path) }
+        let after = umask(0o022)
+        umask(after)
+        #expect(after == before)
+    }
+
+    @Test func aFolderEveryoneMayWriteIsRefusedUnlessSticky() throws {
+        let folder = TemporaryDirectory(prefix: "open")
+        defer { folder.remove() }
+        chmod(folder.path, 0o777)
+        let path = folder.path + "/t.sock"
+        do {
+            try SocketFile.prepare(path)
+            Issue.record("a world-writable, non-sticky folder was accepted")
+        } catch {
+            #expect(error.kind == .unsafeFolder && error.message.contains("not sticky"), "\(error)")
+        }
+        chmod(folder.path, 0o1777)
+        #expect(throws: Never.self) { try SocketFile.prepare(path) }
+    }
+
     @Test func connectionsAreHandedOverAtMostALimitAtATimeAndStopEndsAccepting() throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { try? group.syncShutdownGracefully() }

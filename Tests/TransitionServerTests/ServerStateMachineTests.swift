@@ -634,3 +634,22 @@ struct ServerStatisticsTests {
         #expect(commands(s) == ["reload bad-config": 1])
     }
 }
+
+@Suite("Server state machine: refusals in the log")
+struct RefusalLogTests {
+    @Test func aClientsRefusalsAreLoggedFiveTimesThenOnceToSaySoThenNotAtAll() {
+        var s = Script(.init(policy: AccessPolicy(uids: [1000], gids: []), transitions: ["back"]))
+        let stranger = s.connect(uid: 4242), other = s.connect(uid: 4343)
+        var logged: [String] = []
+        for _ in 0..<50 {
+            s.say(stranger, "{\"cmd\":\"cancel\",\"transition\":\"back\"}\n")
+            logged += s.last.filter { $0.hasPrefix("log-notice") }
+            #expect(s.to(stranger).first?.contains("\"code\":\"forbidden\"") == true, "every refusal is still answered")
+        }
+        #expect(logged.count == ServerStateMachine.refusalLogLimit + 1)
+        #expect(logged.last?.contains("its further refusals are not logged") == true)
+        #expect(s.machine.statistics.commands[ServerStatistics.Command(name: "cancel", result: "forbidden")] == 50)
+        s.say(other, "{\"cmd\":\"cancel\",\"transition\":\"back\"}\n")
+        #expect(s.last.contains { $0.hasPrefix("log-notice refused 'cancel'") }, "another client's first refusal is logged")
+    }
+}
