@@ -20,6 +20,9 @@ public enum EvemuParser {
         return (try parser.finish(), parser.events)
     }
 
+    /// The longest line read: four times the read size (1 MiB).
+    static let longestLine = 4 * RecordingReader.chunkSize
+
     /// Parses the rest of an open file whose first `filled` bytes are
     /// already in `buffer`, reading it in chunks of the buffer's size (grown
     /// only for a line longer than that).
@@ -44,6 +47,13 @@ public enum EvemuParser {
                 }
                 filled = rest
             } else {
+                // No line end in a whole buffer: a line that long is not
+                // evemu's (its lines are tens of bytes), and reading on
+                // could take any amount of memory (`/dev/zero`).
+                guard buffer.count < Self.longestLine else {
+                    throw RecordingError(file: file.path, line: parser.line,
+                                         message: "a line longer than \(Self.longestLine / 1024) KiB: not an evemu recording")
+                }
                 buffer.append(contentsOf: repeatElement(0, count: buffer.count))
             }
             let got = try file.fill(&buffer, from: filled)

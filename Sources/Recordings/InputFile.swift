@@ -28,6 +28,10 @@ struct InputFile: ~Copyable {
                 close(descriptor)
                 throw RecordingError(file: path, message: "is a folder, not a recording")
             }
+            if (info.st_mode & S_IFMT) == S_IFCHR || (info.st_mode & S_IFMT) == S_IFBLK {
+                close(descriptor)
+                throw RecordingError(file: path, message: "is a device, not a recording file (to replay what an input device sends, record it first: transitiond record --device \(path) -o FILE)")
+            }
             if (info.st_mode & S_IFMT) == S_IFREG && info.st_size >= 0 && info.st_size < Int.max / 2 {
                 size = Int(info.st_size)
             }
@@ -66,13 +70,21 @@ struct InputFile: ~Copyable {
         return total
     }
 
-    /// The rest of the file, after `prefix` (bytes already read).
+    /// The most a file read whole may hold (a `libinput record` YAML file,
+    /// a description): 256 MiB, far beyond any recording of that kind.
+    static let largestWhole = 256 << 20
+
+    /// The rest of the file, after `prefix` (bytes already read); more than
+    /// `largestWhole` in all is an error (a pipe or FIFO that never ends).
     func readAll(after prefix: [UInt8] = []) throws(RecordingError) -> [UInt8] {
         var bytes = prefix
-        var chunk = [UInt8](repeating: 0, count: max(64 * 1024, (size ?? 0) - prefix.count + 1))
+        var chunk = [UInt8](repeating: 0, count: min(Self.largestWhole + 1, max(64 * 1024, (size ?? 0) - prefix.count + 1)))
         while true {
             let got = try fill(&chunk, from: 0)
             bytes.append(contentsOf: chunk[0..<got])
+            if bytes.count > Self.largestWhole {
+                throw RecordingError(file: path, message: "is larger than \(Self.largestWhole >> 20) MiB, the most a file read whole may be")
+            }
             if got < chunk.count { return bytes }
         }
     }
