@@ -68,7 +68,10 @@ enum CompletionCurveName: RawRepresentable, CaseIterable, Equatable, Sendable {
 
 /// The keys of the config's top level.
 enum TopLevelKeys {
-    static let frameRate = ConfigKey<Double>("frame_rate", .number(.above(0, upTo: 1000)), default: .value(60))
+    // Bounds that keep what follows finite and bounded: an animation has at
+    // most duration ÷ completion_speed = 600 s of frames, a spring settles,
+    // a keyframe's values stay finite.
+    static let frameRate = ConfigKey<Double>("frame_rate", .number(.from(1, through: 1000)), default: .value(60))
 }
 
 // MARK: - [[transition]]
@@ -131,15 +134,15 @@ enum TransitionKeys {
 
     static let finishThreshold = ConfigKey<Double>("finish_threshold", .number(.from(0, through: 1)),
                                                    default: .value(0.5))
-    static let flickVelocity = ConfigKey<Double>("flick_velocity", .number(.above(0)), default: .value(1.0))
+    static let flickVelocity = ConfigKey<Double>("flick_velocity", .number(.above(0, upTo: 1000)), default: .value(1.0))
     static let duration = ConfigKey<Double>("duration", .number(.above(0, upTo: 60)), default: .value(0.4))
-    static let completionSpeed = ConfigKey<Double>("completion_speed", .number(.above(0, upTo: 100)),
+    static let completionSpeed = ConfigKey<Double>("completion_speed", .number(.from(0.1, through: 100)),
                                                    default: .value(1.0))
     static let completionCurve = ConfigKey<CompletionCurveName>("completion_curve", .choice(),
                                                                 default: .value(.timing(.easeOut)))
-    static let dampingRatio = ConfigKey<Double>("damping_ratio", .number(.above(0, upTo: 10)),
+    static let dampingRatio = ConfigKey<Double>("damping_ratio", .number(.from(0.05, through: 10)),
                                                 when: completionCurve.isOneOf(.spring), default: .value(1.0))
-    static let stiffness = ConfigKey<Double>("stiffness", .number(.above(0, upTo: 100_000)),
+    static let stiffness = ConfigKey<Double>("stiffness", .number(.from(1, through: 100_000)),
                                              when: completionCurve.isOneOf(.spring), default: .value(300))
     static let interruptible = ConfigKey<Bool>("interruptible", .boolean, default: .value(true))
     static let reportPosition = ConfigKey<Bool>("report_position", .boolean, default: .value(false),
@@ -163,8 +166,8 @@ enum KeyframeKeys {
     // start + duration <= 1 is checked by ConfigBuilder.
     static let duration = ConfigKey<Double>("duration", .number(.above(0)),
                                             default: .computed("1 - \(start.name)") { section in 1 - section[start] })
-    static let from = ConfigKey<Double>("from", .number(.any), default: .value(0))
-    static let to = ConfigKey<Double>("to", .number(.any), default: .value(1))
+    static let from = ConfigKey<Double>("from", .number(.from(-1e9, through: 1e9)), default: .value(0))
+    static let to = ConfigKey<Double>("to", .number(.from(-1e9, through: 1e9)), default: .value(1))
     static let curve = ConfigKey<TimingCurve>("curve", .choice(), default: .value(.linear))
 }
 

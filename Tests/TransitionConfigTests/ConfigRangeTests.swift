@@ -24,7 +24,7 @@ private func first(_ config: EngineConfiguration) -> TransitionSpec? { config.tr
 
 private let rangeCases: [RangeCase] = [
     RangeCase(name: "frame_rate", before: "", after: Fixture.edgePan, keyPath: "frame_rate", key: "frame_rate",
-              inside: ["0.001", "1000", "1"], outside: ["0", "-1", "1000.001"], read: { $0.frameRate }),
+              inside: ["1", "1000", "24"], outside: ["0", "-1", "0.999", "1e-300", "1000.001"], read: { $0.frameRate }),
     RangeCase(name: "fingers (edge-pan)", before: Fixture.edgePan, keyPath: "transition[1].fingers", key: "fingers",
               inside: ["1", "10"], outside: ["0", "11", "-1"], read: { first($0).map { Double($0.gesture.fingers) } }),
     RangeCase(name: "fingers (swipe)", before: Fixture.swipe, keyPath: "transition[1].fingers", key: "fingers",
@@ -44,19 +44,19 @@ private let rangeCases: [RangeCase] = [
               key: "finish_threshold", inside: ["0", "1"], outside: ["-0.001", "1.001"],
               read: { first($0)?.finishThreshold }),
     RangeCase(name: "flick_velocity", before: Fixture.edgePan, keyPath: "transition[1].flick_velocity",
-              key: "flick_velocity", inside: ["0.001", "1e6"], outside: ["0", "-1"], read: { first($0)?.flickVelocity }),
+              key: "flick_velocity", inside: ["0.001", "1000"], outside: ["0", "-1", "1000.001"], read: { first($0)?.flickVelocity }),
     RangeCase(name: "duration", before: Fixture.edgePan, keyPath: "transition[1].duration", key: "duration",
               inside: ["0.001", "60"], outside: ["0", "60.001"], read: { first($0)?.duration }),
     RangeCase(name: "completion_speed", before: Fixture.edgePan, keyPath: "transition[1].completion_speed",
-              key: "completion_speed", inside: ["0.001", "100"], outside: ["0", "100.001"],
+              key: "completion_speed", inside: ["0.1", "100"], outside: ["0", "0.099", "1e-300", "100.001"],
               read: { first($0)?.completionSpeed }),
     RangeCase(name: "damping_ratio", before: Fixture.spring, keyPath: "transition[1].damping_ratio",
-              key: "damping_ratio", inside: ["0.001", "10"], outside: ["0", "10.001"], read: {
+              key: "damping_ratio", inside: ["0.05", "10"], outside: ["0", "0.049", "10.001"], read: {
                   guard case .spring(let damping, _)? = first($0)?.completionCurve else { return nil }
                   return damping
               }),
     RangeCase(name: "stiffness", before: Fixture.spring, keyPath: "transition[1].stiffness", key: "stiffness",
-              inside: ["0.001", "100000"], outside: ["0", "100000.1"], read: {
+              inside: ["1", "100000"], outside: ["0", "0.999", "100000.1"], read: {
                   guard case .spring(_, let stiffness)? = first($0)?.completionCurve else { return nil }
                   return stiffness
               }),
@@ -67,10 +67,10 @@ private let rangeCases: [RangeCase] = [
               key: "duration", inside: ["0.001", "1", "1.0000000001"], outside: ["0", "-1"],
               read: { first($0)?.keyframes.first?.duration }),
     RangeCase(name: "keyframe from", before: Fixture.keyframe, keyPath: "transition[1].keyframe[1].from",
-              key: "from", inside: ["-1e300", "1e300"], outside: ["inf", "-inf", "nan", "1e400"],
+              key: "from", inside: ["-1e9", "1e9"], outside: ["inf", "-inf", "nan", "1e400", "1e308", "-1000000001"],
               read: { first($0)?.keyframes.first?.from }),
     RangeCase(name: "keyframe to", before: Fixture.keyframe, keyPath: "transition[1].keyframe[1].to",
-              key: "to", inside: ["-5", "0.5"], outside: ["nan", "+inf"], read: { first($0)?.keyframes.first?.to }),
+              key: "to", inside: ["-5", "0.5", "1e9"], outside: ["nan", "+inf", "-1e308"], read: { first($0)?.keyframes.first?.to }),
 ]
 
 @Test(arguments: rangeCases)

@@ -103,7 +103,7 @@ listen = "127.0.0.1:9464"
                        duration: 60, completionSpeed: 100, completionCurve: .spring(dampingRatio: 0.3, stiffness: 1e5),
                        interruptible: false,
                        keyframes: [
-                           KeyframeTrack(property: "x", start: 0.1, duration: 0.9, from: -1e300, to: 1 / 3, curve: .easeIn),
+                           KeyframeTrack(property: "x", start: 0.1, duration: 0.9, from: -1e9, to: 1 / 3, curve: .easeIn),
                            KeyframeTrack(property: "y.z", start: 1.0 / 3, duration: 2.0 / 3, curve: .easeOut),
                        ]),
         TransitionSpec(name: "b", gesture: .swipe(direction: .down, fingers: 10), completionCurve: .timing(.linear)),
