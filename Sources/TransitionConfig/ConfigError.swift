@@ -38,7 +38,11 @@ public struct ConfigError: Error, CustomStringConvertible, Sendable, Equatable {
         if let line { text += ":\(line)" }
         if line != nil, let column { text += ":\(column)" }
         text += ": "
-        if let key { text += "key '\(key)': " }
+        if let key {
+            // A key is shown whole unless it is absurdly long (a hostile file's).
+            let shown = key.count <= 200 ? key : String(key.prefix(200)) + "… (\(key.count) characters)"
+            text += "key '\(shown)': "
+        }
         text += message
         if let caret { text += "\n" + caret }
         return text

@@ -5,7 +5,7 @@ extension TOMLReader {
 
     /// The value at the reader's position, for the key `key` (its full path,
     /// for messages and for the path of an inline table).
-    mutating func readValue(key: String) throws(ConfigError) -> TOMLNode {
+    mutating func readValue(key: @escaping KeyText) throws(ConfigError) -> TOMLNode {
         let valueLine = line
         let valueColumn = column()
         let start = pos
@@ -38,9 +38,9 @@ extension TOMLReader {
     }
 
     /// Runs `read` one level deeper, refusing to go past `maximumDepth`.
-    private mutating func nested<T>(key: String, _ read: (inout TOMLReader) throws(ConfigError) -> T) throws(ConfigError) -> T {
+    private mutating func nested<T>(key: KeyText, _ read: (inout TOMLReader) throws(ConfigError) -> T) throws(ConfigError) -> T {
         guard depth < Self.maximumDepth else {
-            throw error(key: key, "arrays and inline tables nest at most \(Self.maximumDepth) deep")
+            throw error(key: key(), "arrays and inline tables nest at most \(Self.maximumDepth) deep")
         }
         depth += 1
         defer { depth -= 1 }
@@ -50,18 +50,18 @@ extension TOMLReader {
     /// Booleans, numbers, `inf`, `nan`, dates and times: a token up to a
     /// space, `,`, `]`, `}`, `#` or the line end (a date-time's space
     /// between date and time included).
-    mutating func readBareValue(key: String) throws(ConfigError) -> TOMLValue {
+    mutating func readBareValue(key: KeyText) throws(ConfigError) -> TOMLValue {
         let start = pos
         switch TOMLDateTime.read(bytes, at: start) {
         case .value(let value, let end):
             pos = end
             if let byte = peek(), !isValueTerminator(byte) {
-                throw error(key: key, "invalid date or time \(rawText(start..<tokenEnd(from: start))) (\(found()) after it)")
+                throw error(key: key(), "invalid date or time \(rawText(start..<tokenEnd(from: start))) (\(found()) after it)")
             }
             return .dateTime(value)
         case .invalid:
             let end = tokenEnd(from: start, allowingTimeAfterDate: true)
-            throw error(key: key, "invalid date or time \(rawText(start..<end)) (RFC 3339: YYYY-MM-DD, HH:MM:SS, a real day and time)")
+            throw error(key: key(), "invalid date or time \(rawText(start..<end)) (RFC 3339: YYYY-MM-DD, HH:MM:SS, a real day and time)")
         case .notADateTime:
             break
         }
@@ -69,7 +69,7 @@ extension TOMLReader {
         let token = bytes[start..<pos]
         guard !token.isEmpty else {
             pos = start
-            throw error(key: key, "expected a value, found \(found())")
+            throw error(key: key(), "expected a value, found \(found())")
         }
         let text = String(decoding: token, as: UTF8.self)
         switch text {
@@ -84,22 +84,22 @@ extension TOMLReader {
         case .integer(let value): return .integer(value)
         case .float(let value): return .float(value)
         case .outOfRange:
-            throw error(line: line, column: column(at: start), key: key, "integer \(text) does not fit in 64 bits")
+            throw error(line: line, column: column(at: start), key: key(), "integer \(text) does not fit in 64 bits")
         case .invalid:
             pos = start
             let first = token[token.startIndex]
             if (first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z"))
                 || (first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z")) {
-                throw error(key: key, "expected a value, found \(text) (strings must be quoted: \(TOMLString.quoted(text)))")
+                throw error(key: key(), "expected a value, found \(text) (strings must be quoted: \(TOMLString.quoted(text)))")
             }
             if first == UInt8(ascii: "0"), token.count > 1, token.allSatisfy(TOMLNumber.isDigit) {
-                throw error(key: key, "invalid number \(text): an integer cannot start with 0 (write a file mode as a string: \(TOMLString.quoted(text)))")
+                throw error(key: key(), "invalid number \(text): an integer cannot start with 0 (write a file mode as a string: \(TOMLString.quoted(text)))")
             }
             if TOMLNumber.isDigit(first) || first == UInt8(ascii: "+") || first == UInt8(ascii: "-")
                 || first == UInt8(ascii: ".") {
-                throw error(key: key, "invalid number \(text)")
+                throw error(key: key(), "invalid number \(text)")
             }
-            throw error(key: key, "invalid value \(text)")
+            throw error(key: key(), "invalid value \(text)")
         }
     }
 
@@ -119,7 +119,7 @@ extension TOMLReader {
 
     /// `[ value, value, … ]`: any values, over any lines, comments between,
     /// one trailing comma allowed.
-    private mutating func readArray(key: String) throws(ConfigError) -> [TOMLNode] {
+    private mutating func readArray(key: @escaping KeyText) throws(ConfigError) -> [TOMLNode] {
         let openLine = line
         let openColumn = column()
         pos += 1
@@ -131,9 +131,10 @@ extension TOMLReader {
                 return elements
             }
             if peek() == UInt8(ascii: ",") {
-                throw error(key: key, "expected a value in the array, found ','")
+                throw error(key: key(), "expected a value in the array, found ','")
             }
-            elements.append(try readValue(key: "\(key)[\(elements.count + 1)]"))
+            let number = elements.count + 1
+            elements.append(try readValue(key: { key() + "[\(number)]" }))
             try skipArraySpace(key: key, openLine: openLine, openColumn: openColumn)
             switch peek() {
             case UInt8(ascii: ","):
@@ -142,18 +143,18 @@ extension TOMLReader {
                 pos += 1
                 return elements
             default:
-                throw error(key: key, "expected ',' or ']' in the array, found \(found())")
+                throw error(key: key(), "expected ',' or ']' in the array, found \(found())")
             }
         }
     }
 
     /// Spaces, comments and line ends inside an array.
-    private mutating func skipArraySpace(key: String, openLine: Int, openColumn: Int) throws(ConfigError) {
+    private mutating func skipArraySpace(key: KeyText, openLine: Int, openColumn: Int) throws(ConfigError) {
         while true {
             skipSpaces()
             if peek() == UInt8(ascii: "#") { try skipComment() }
             if peek() == nil {
-                throw error(key: key, "unterminated array: missing the closing ']' of the '[' on line \(openLine), column \(openColumn)")
+                throw error(key: key(), "unterminated array: missing the closing ']' of the '[' on line \(openLine), column \(openColumn)")
             }
             let consumed = try consumeNewline()
             if !consumed { return }
@@ -165,8 +166,8 @@ extension TOMLReader {
     /// `{ key = value, … }` on one line (values inside may span lines),
     /// dotted keys allowed, no trailing comma. Complete as written: nothing
     /// may add to it later.
-    private mutating func readInlineTable(key: String, line openLine: Int) throws(ConfigError) -> TOMLTable {
-        let table = TOMLTable(line: openLine, path: key, origin: .dotted)
+    private mutating func readInlineTable(key: @escaping KeyText, line openLine: Int) throws(ConfigError) -> TOMLTable {
+        let table = TOMLTable(line: openLine, origin: .dotted, path: key)
         pos += 1
         skipSpaces()
         if peek() == UInt8(ascii: "}") {
@@ -177,10 +178,10 @@ extension TOMLReader {
         while true {
             skipSpaces()
             guard let byte = peek(), byte != UInt8(ascii: "\n"), byte != UInt8(ascii: "\r") else {
-                throw error(key: key, "an inline table ends on the line it starts ('}' expected, found \(found()))")
+                throw error(key: key(), "an inline table ends on the line it starts ('}' expected, found \(found()))")
             }
             if byte == UInt8(ascii: "}") || byte == UInt8(ascii: ",") {
-                throw error(key: key, "expected a key in the inline table, found \(found())")
+                throw error(key: key(), "expected a key in the inline table, found \(found())")
             }
             // Keys inside go into the table as into a section of its own:
             // its dotted sub-tables are still open until the '}'.
@@ -194,7 +195,7 @@ extension TOMLReader {
                 table.seal()
                 return table
             default:
-                throw error(key: key, "expected ',' or '}' in the inline table, found \(found())")
+                throw error(key: key(), "expected ',' or '}' in the inline table, found \(found())")
             }
         }
     }

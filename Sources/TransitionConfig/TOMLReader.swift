@@ -17,6 +17,9 @@
 /// This file reads lines, keys and table headers; TOMLReader+Values.swift
 /// reads values, TOMLReader+Strings.swift strings, and
 /// TOMLReader+Scanning.swift holds the byte-level helpers and messages.
+/// A key's path for messages, made only when one is needed.
+typealias KeyText = () -> String
+
 struct TOMLReader {
     let bytes: [UInt8]
     let file: String
@@ -39,7 +42,7 @@ struct TOMLReader {
     private init(bytes: [UInt8], file: String) {
         self.bytes = bytes
         self.file = file
-        root = TOMLTable(line: 1, path: "", origin: .root)
+        root = TOMLTable(line: 1, origin: .root) { "" }
         current = root
     }
 
@@ -90,13 +93,13 @@ struct TOMLReader {
 
     /// Skips spaces and a comment, then consumes the line end (or accepts the
     /// end of the file). `after` names the key whose value came before.
-    mutating func finishLine(after key: String?) throws(ConfigError) {
+    mutating func finishLine(after key: KeyText?) throws(ConfigError) {
         skipSpaces()
         if peek() == UInt8(ascii: "#") { try skipComment() }
         if peek() == nil { return }
         if try consumeNewline() { return }
         let what = key == nil ? "the table header" : "the value"
-        throw error(key: key, "expected the end of the line after \(what), found \(found())")
+        throw error(key: key?(), "expected the end of the line after \(what), found \(found())")
     }
 
     private mutating func readKeyValue() throws(ConfigError) {
@@ -105,18 +108,20 @@ struct TOMLReader {
     }
 
     /// `key = value` (the key dotted or not) into `table`: a dotted key
-    /// makes, or adds to, the tables it names on the way. Returns the key's path.
+    /// makes, or adds to, the tables it names on the way. Returns the key's
+    /// path, made when asked for.
     @discardableResult
-    mutating func readKeyValue(into table: TOMLTable) throws(ConfigError) -> String {
+    mutating func readKeyValue(into table: TOMLTable) throws(ConfigError) -> KeyText {
         let keyLine = line
         let keyColumn = column()
         let keys = try readKeyPath()
-        let path = keys.dropLast().reduce(table.path) { path, key in path.isEmpty ? TOMLKey.display(key) : path + "." + TOMLKey.display(key) }
         let last = keys[keys.count - 1]
-        let fullPath = path.isEmpty ? TOMLKey.display(last) : path + "." + TOMLKey.display(last)
+        let fullPath: KeyText = { [table] in
+            keys.reduce(table.path) { path, key in path.isEmpty ? TOMLKey.display(key) : path + "." + TOMLKey.display(key) }
+        }
         skipSpaces()
         guard peek() == UInt8(ascii: "=") else {
-            throw error(key: fullPath, "expected '=' after the key, found \(found())")
+            throw error(key: fullPath(), "expected '=' after the key, found \(found())")
         }
         pos += 1
         skipSpaces()
@@ -126,7 +131,7 @@ struct TOMLReader {
             target = try dottedTable(key, in: target, line: keyLine, column: keyColumn, fullPath: fullPath)
         }
         if let first = target[last] {
-            throw error(line: keyLine, column: keyColumn, key: fullPath,
+            throw error(line: keyLine, column: keyColumn, key: fullPath(),
                         "duplicate key (first defined on line \(first.line))")
         }
         let node = try readValue(key: fullPath)
@@ -138,11 +143,10 @@ struct TOMLReader {
     /// entered if a dotted key made it. Any other table was defined
     /// elsewhere and is complete (TOML 1.0, "Keys" and "Table").
     private mutating func dottedTable(_ key: String, in table: TOMLTable, line keyLine: Int, column keyColumn: Int,
-                                      fullPath: String) throws(ConfigError) -> TOMLTable {
-        let path = table.childPath(key)
+                                      fullPath: KeyText) throws(ConfigError) -> TOMLTable {
         guard let node = table[key] else {
-            let child = TOMLTable(line: keyLine, path: path, origin: .dotted)
-            table.insert(key, TOMLNode(value: .table(child), line: keyLine, column: keyColumn, raw: path))
+            let child = TOMLTable(line: keyLine, origin: .dotted) { [table] in table.childPath(key) }
+            table.insert(key, TOMLNode(value: .table(child), line: keyLine, column: keyColumn, raw: TOMLKey.display(key)))
             return child
         }
         if case .table(let child) = node.value, child.origin == .dotted { return child }
@@ -156,8 +160,8 @@ struct TOMLReader {
         case .tableArray: what = "an array of tables (line \(node.line))"
         case .string, .integer, .float, .boolean, .dateTime, .array: what = "\(node.value.typeName) (line \(node.line))"
         }
-        throw error(line: keyLine, column: keyColumn, key: fullPath,
-                    "\(path) is already \(what), so a dotted key cannot add to it")
+        throw error(line: keyLine, column: keyColumn, key: fullPath(),
+                    "\(table.childPath(key)) is already \(what), so a dotted key cannot add to it")
     }
 
     // MARK: - Keys
@@ -226,10 +230,11 @@ struct TOMLReader {
         let shown = isArray ? "[[\(header)]]" : "[\(header)]"
         var table = root
         for key in keys.dropLast() {
-            let path = table.childPath(key)
+            let parent = table
+            let path = { parent.childPath(key) }
             guard let node = table[key] else {
-                let child = TOMLTable(line: headerLine, path: path, origin: .implicit)
-                table.insert(key, TOMLNode(value: .table(child), line: headerLine, column: headerColumn, raw: "[\(path)]"))
+                let child = TOMLTable(line: headerLine, origin: .implicit, path: path)
+                table.insert(key, TOMLNode(value: .table(child), line: headerLine, column: headerColumn, raw: shown))
                 table = child
                 continue
             }
@@ -239,32 +244,35 @@ struct TOMLReader {
             case .tableArray(let array):
                 table = array.tables[array.tables.count - 1]
             case .table:
-                throw error(line: headerLine, column: headerColumn, key: path,
+                throw error(line: headerLine, column: headerColumn, key: path(),
                             "is an inline table (line \(node.line)), complete as written, so it cannot hold the table \(shown)")
             case .string, .integer, .float, .boolean, .dateTime, .array:
-                throw error(line: headerLine, column: headerColumn, key: path,
+                throw error(line: headerLine, column: headerColumn, key: path(),
                             "is already \(node.value.typeName) (line \(node.line)), so it cannot hold the table \(shown)")
             }
         }
 
         let last = keys[keys.count - 1]
-        let path = table.childPath(last)
+        let parent = table
+        let pathOfLast = { parent.childPath(last) }
         guard let node = table[last] else {
             if isArray {
-                let element = TOMLTable(line: headerLine, path: path + "[1]", origin: .arrayElement)
+                let element = TOMLTable(line: headerLine, origin: .arrayElement) { pathOfLast() + "[1]" }
                 table.insert(last, TOMLNode(value: .tableArray(TOMLTableArray(first: element)),
                                             line: headerLine, column: headerColumn, raw: shown))
                 current = element
             } else {
-                let element = TOMLTable(line: headerLine, path: path, origin: .header)
+                let element = TOMLTable(line: headerLine, origin: .header, path: pathOfLast)
                 table.insert(last, TOMLNode(value: .table(element), line: headerLine, column: headerColumn, raw: shown))
                 current = element
             }
             return
         }
+        let path = pathOfLast()
         switch node.value {
         case .tableArray(let array) where isArray:
-            let element = TOMLTable(line: headerLine, path: path + "[\(array.tables.count + 1)]", origin: .arrayElement)
+            let number = array.tables.count + 1
+            let element = TOMLTable(line: headerLine, origin: .arrayElement) { pathOfLast() + "[\(number)]" }
             array.append(element)
             current = element
         case .table(let existing) where !isArray && existing.origin == .implicit:

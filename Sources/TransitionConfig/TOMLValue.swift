@@ -76,9 +76,11 @@ final class TOMLTable {
 
     /// The line of the table's header (1 for the root table).
     var line: Int
-    /// The key path of the table for messages: `""`, `transition[2]`.
-    let path: String
     var origin: Origin
+    /// Makes the key path, once asked for (a document may hold millions of
+    /// tables under a long key: their paths are made only for messages).
+    private var makePath: (() -> String)?
+    private var madePath: String?
     /// Keys in the order they were added.
     private(set) var keys: [String] = []
     /// By the key's UTF-8 bytes: TOML compares keys code point by code
@@ -86,10 +88,20 @@ final class TOMLTable {
     /// one key.
     private var nodes: [[UInt8]: TOMLNode] = [:]
 
-    init(line: Int, path: String, origin: Origin) {
+    /// A table whose key path is made by `path` when first asked for.
+    init(line: Int, origin: Origin, path: @escaping () -> String) {
         self.line = line
-        self.path = path
         self.origin = origin
+        self.makePath = path
+    }
+
+    /// The key path of the table for messages: `""`, `transition[2]`.
+    var path: String {
+        if let madePath { return madePath }
+        let made = makePath?() ?? ""
+        madePath = made
+        makePath = nil
+        return made
     }
 
     subscript(key: String) -> TOMLNode? { nodes[Array(key.utf8)] }
