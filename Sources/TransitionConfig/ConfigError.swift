@@ -41,11 +41,27 @@ public struct ConfigError: Error, CustomStringConvertible, Sendable, Equatable {
         if let key {
             // A key is shown whole unless it is absurdly long (a hostile file's).
             let shown = key.count <= 200 ? key : String(key.prefix(200)) + "… (\(key.count) characters)"
-            text += "key '\(shown)': "
+            text += "key '\(Self.visible(shown))': "
         }
-        text += message
+        text += Self.visible(message)
         if let caret { text += "\n" + caret }
         return text
+    }
+
+    /// `text` with control characters (what a hostile file may hold:
+    /// escapes that move a terminal's cursor) written as `U+001B`.
+    static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if (scalar.value < 0x20 && scalar != "\t") || scalar.value == 0x7F {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "U+" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     /// The source line and a caret under the column (tabs kept, so the

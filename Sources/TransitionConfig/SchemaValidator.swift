@@ -199,6 +199,8 @@ struct SchemaValidator {
             var found = "found \(node.value.typeName) (got \(node.raw))"
             if case .table(let implied) = node.value, implied.origin == .implicit {
                 found = "found only the parent of a header under it on line \(node.line), with no \(child.schema.header) before that header"
+            } else if case .table(let dotted) = node.value, dotted.origin == .dotted, child.shape == .arrayOfTables {
+                found = "found a table made by dotted keys (\(child.name).… = …); start each with a \(child.schema.header) line, or write \(child.name) = [{ … }, …]"
             }
             throw ConfigError(file: file, line: node.line, key: table.childPath(child.name),
                               message: "must be written as \(wanted), \(found)")

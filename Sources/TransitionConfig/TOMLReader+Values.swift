@@ -88,6 +88,9 @@ extension TOMLReader {
         case .invalid:
             pos = start
             let first = token[token.startIndex]
+            if text.lowercased() == "true" || text.lowercased() == "false" {
+                throw error(key: key(), "booleans are written in lower case: \(text.lowercased()) (got \(text))")
+            }
             if (first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z"))
                 || (first >= UInt8(ascii: "A") && first <= UInt8(ascii: "Z")) {
                 throw error(key: key(), "expected a value, found \(text) (strings must be quoted: \(TOMLString.quoted(text)))")

@@ -149,7 +149,19 @@ struct TOMLReader {
             table.insert(key, TOMLNode(value: .table(child), line: keyLine, column: keyColumn, raw: TOMLKey.display(key)))
             return child
         }
-        if case .table(let child) = node.value, child.origin == .dotted { return child }
+        if case .table(let child) = node.value {
+            switch child.origin {
+            case .dotted:
+                return child
+            case .implicit:
+                // Only implied by a header under it (`[a.b.c]`, then `[a]`,
+                // `b.d = 1`): a dotted key may define it (toml-lang/toml#771).
+                child.origin = .dotted
+                return child
+            case .header, .inline, .root, .arrayElement:
+                break
+            }
+        }
         let what: String
         switch node.value {
         case .table(let child):

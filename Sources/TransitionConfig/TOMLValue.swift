@@ -25,8 +25,9 @@ enum TOMLValue {
     case integer(Int)
     case float(Double)
     case boolean(Bool)
-    /// An offset date-time, a local date-time, a local date or a local time.
-    case dateTime(TOMLDateTime)
+    /// An offset date-time, a local date-time, a local date or a local time
+    /// (boxed: it is larger than the other cases, which every node pays for).
+    indirect case dateTime(TOMLDateTime)
     /// An array of any values (`[1, "a", [2], {x = 1}]`), over one or more lines.
     case array([TOMLNode])
     /// A table: a `[name]` header's, an inline `{ … }`, or one made by a

@@ -34,6 +34,10 @@ func document(_ shape: String, bytes: Int) -> String {
             text += "[t\(k).sub]\nx.y.z = \(k)\ninline = { a = 1, b.c = [1, 2], d = \"e\" }\n[[arr]]\nv = \(k)\n"
             k += 1
         }
+    case "long-key":       // one key half the document long, over an array of tiny inline tables
+        text = String(repeating: "k", count: bytes / 2) + " = ["
+        while text.utf8.count < bytes { text += "{},"; k += 1 }
+        text += "]\n"
     default: fatalError("unknown shape \(shape)")
     }
     return text
@@ -45,7 +49,7 @@ let rounds = arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5
 let base = Int(megabytes * 1_000_000)
 print("bench-toml-read: \(rounds) rounds per document, median ns per byte (flat across sizes = linear)")
 print("shape".padding(toLength: 16, withPad: " ", startingAt: 0) + [1, 2, 4, 8].map { "\(Double(base * $0) / 1e6) MB".padding(toLength: 12, withPad: " ", startingAt: 0) }.joined())
-for shape in ["keys", "one-line-array", "nested", "strings", "tables"] {
+for shape in ["keys", "one-line-array", "nested", "strings", "tables", "long-key"] {
     var row = shape.padding(toLength: 16, withPad: " ", startingAt: 0)
     for factor in [1, 2, 4, 8] {
         let text = document(shape, bytes: base * factor)
