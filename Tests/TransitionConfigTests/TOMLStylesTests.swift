@@ -106,3 +106,37 @@ struct TOMLStylesTests {
         }
     }
 }
+
+/// Messages for what people write by mistake, and what a hostile file holds.
+@Suite("Config messages")
+struct ConfigMessageTests {
+    private func error(_ text: String) -> ConfigError? {
+        do {
+            _ = try ConfigLoader.parseDaemon(text: text, file: "m.toml")
+            return nil
+        } catch let error as ConfigError {
+            return error
+        } catch {
+            return nil
+        }
+    }
+
+    @Test func aCapitalisedBooleanSaysBooleansAreLowerCase() {
+        let found = error("[[transition]]\nname = \"b\"\ngesture = \"edge-pan\"\nedge = \"left\"\nenabled = True\n")
+        #expect(found?.line == 5 && found?.column == 11, "\(String(describing: found))")
+        #expect(found?.message == "booleans are written in lower case: true (got True)")
+    }
+
+    @Test func transitionsWrittenWithDottedKeysSayToStartEachWithItsHeader() {
+        let found = error("transition.name = \"x\"\n")
+        #expect(found?.key == "transition" && found?.message.contains("start each with a [[transition]] line") == true,
+                "\(String(describing: found))")
+    }
+
+    @Test func controlCharactersOfTheFileAreShownNotWritten() {
+        let found = error("frame_rate = 1\u{1B}]0;title\u{7}\n")
+        let text = found?.description ?? ""
+        #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "\(text)")
+        #expect(text.contains("U+001B"), "\(text)")
+    }
+}
