@@ -49,7 +49,7 @@ public struct MetricsListenOptions: Sendable, Equatable {
     }
 
     /// `host:port` as a URL writes it.
-    public var authority: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    public var authority: String { WebSocketOptions.authority(host: host, port: port) }
 }
 
 extension TransitionServer {

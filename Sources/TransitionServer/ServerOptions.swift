@@ -80,7 +80,12 @@ public struct WebSocketOptions: Sendable, Equatable {
     }
 
     /// `host:port` as a URL writes it.
-    public var authority: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    public var authority: String { Self.authority(host: host, port: port) }
+
+    /// `host:port` as a URL writes it (an IPv6 address in brackets).
+    public static func authority(host: String, port: Int) -> String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
 }
 
 /// A file the HTTP side of the WebSocket listener serves.

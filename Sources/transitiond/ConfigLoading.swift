@@ -85,9 +85,15 @@ func webSocketOptions(_ address: ListenAddress, allowOrigins: [String]) -> WebSo
 
 /// `--websocket ADDR:PORT` read as the config's `websocket` key is.
 func parseWebSocketFlag(_ text: String?) throws -> ListenAddress? {
+    try parseListenFlag(text, flag: "--websocket")
+}
+
+/// An `ADDR:PORT` flag read as the config's listen addresses are; a bad
+/// one is a usage error naming `flag`.
+func parseListenFlag(_ text: String?, flag: String) throws -> ListenAddress? {
     guard let text else { return nil }
     switch ListenAddress.parse(text) {
     case .success(let address): return address
-    case .failure(let problem): throw Failure(.usage, "--websocket \(problem.message)")
+    case .failure(let problem): throw Failure(.usage, "\(flag) \(problem.message)")
     }
 }

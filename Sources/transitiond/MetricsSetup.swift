@@ -9,11 +9,7 @@ import TransitionServer
 enum MetricsSetup {
     /// `--metrics ADDR:PORT` read as the config's `[metrics] listen` is.
     static func parseFlag(_ text: String?) throws -> ListenAddress? {
-        guard let text else { return nil }
-        switch ListenAddress.parse(text) {
-        case .success(let address): return address
-        case .failure(let problem): throw Failure(.usage, "--metrics \(problem.message)")
-        }
+        try parseListenFlag(text, flag: "--metrics")
     }
 
     /// The server's metrics (nil when they are off), with the listener of
