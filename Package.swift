@@ -15,7 +15,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
@@ -25,10 +24,7 @@ let package = Package(
         // Pure: touch frames → gestures → transitions → events. Standard library only.
         .target(name: "TransitionEngine"),
         // evemu and `libinput record` readers, evemu writer.
-        .target(name: "Recordings", dependencies: [
-            "TransitionEngine",
-            .product(name: "Yams", package: "Yams"),
-        ]),
+        .target(name: "Recordings", dependencies: ["TransitionEngine"]),
         // TOML config → engine configuration, with file:line errors.
         .target(name: "TransitionConfig", dependencies: ["TransitionEngine"]),
         // NDJSON encoding of engine events (the wire format of design "Events").

@@ -1,5 +1,4 @@
 import TransitionEngine
-import Yams
 
 /// Reads `libinput record` files (YAML, file format version 1): the first
 /// device's description from `devices[0].evdev` (`name`, `id`, `codes`,
@@ -11,56 +10,42 @@ public enum LibinputRecordReader {
     /// since the start of the recording, as the file writes them.
     public static func parse(bytes: [UInt8], path: String) throws(RecordingError)
         -> (description: DeviceDescription, events: [InputEvent]) {
-        let reader = YAMLTreeReader(path: path, budget: bytes.count + 64)
-        let text = String(decoding: bytes, as: UTF8.self)
-        let root: Node?
+        let root: YAMLNode?
         do {
-            root = try Yams.compose(yaml: text)
-        } catch let error as YamlError {
-            throw reader.recordingError(from: error, in: text)
+            root = try YAMLReader.read(bytes)
         } catch {
-            throw RecordingError(file: path, message: "not valid YAML: \(error)")
+            throw RecordingError(file: path, line: error.line, message: "not valid YAML: \(error.message)")
         }
         guard let root else {
             throw RecordingError(file: path, line: 1, message: "the file is empty: expected a libinput record "
                                  + "(version: 1, devices: …)")
         }
-        return try reader.recording(root)
+        return try YAMLTreeReader(path: path).recording(root)
     }
 }
 
-/// Walks the composed YAML tree of one `libinput record` file.
-final class YAMLTreeReader {
+/// Walks the YAML tree of one `libinput record` file.
+struct YAMLTreeReader {
     let path: String
-    /// How many numbers may be read: a plain document cannot hold more
-    /// numbers than bytes, but YAML aliases (`*name`) can repeat a list
-    /// without end, so a file that reads more than this is refused.
-    let budget: Int
-    var numbersRead = 0
 
-    init(path: String, budget: Int) {
-        self.path = path
-        self.budget = budget
-    }
-
-    func error(_ node: Node?, _ message: String) -> RecordingError {
-        RecordingError(file: path, line: node?.mark?.line, message: message)
+    func error(_ node: YAMLNode?, _ message: String) -> RecordingError {
+        RecordingError(file: path, line: node?.line, message: message)
     }
 
     // MARK: Document
 
-    func recording(_ root: Node) throws(RecordingError) -> (description: DeviceDescription, events: [InputEvent]) {
-        guard let top = root.mapping else {
+    func recording(_ root: YAMLNode) throws(RecordingError) -> (description: DeviceDescription, events: [InputEvent]) {
+        guard root.mapping != nil else {
             throw error(root, "expected a libinput record (a mapping with version: and devices:) at the top")
         }
-        guard let versionNode = top["version"] else {
+        guard let versionNode = root["version"] else {
             throw error(root, "missing 'version:' (libinput record files start with 'version: 1')")
         }
         let version = try integer(versionNode, "the version", in: Int64.min...Int64.max)
         guard version == 1 else {
             throw error(versionNode, "unsupported libinput record version \(version): this reads version 1")
         }
-        guard let devicesNode = top["devices"] else {
+        guard let devicesNode = root["devices"] else {
             throw error(root, "missing 'devices:': the recording has no device")
         }
         guard let devices = devicesNode.sequence else {
@@ -69,36 +54,36 @@ final class YAMLTreeReader {
         guard let deviceNode = devices.first else {
             throw error(devicesNode, "'devices' is empty: the recording has no device")
         }
-        guard let device = deviceNode.mapping else {
+        guard deviceNode.mapping != nil else {
             throw error(deviceNode, "the device should be a mapping (node:, evdev:, events:)")
         }
-        guard let evdevNode = device["evdev"] else {
+        guard let evdevNode = deviceNode["evdev"] else {
             throw error(deviceNode, "the device has no 'evdev:' description")
         }
         let description = try self.description(evdevNode)
-        let events = try self.events(device["events"])
+        let events = try self.events(deviceNode["events"])
         return (description, events)
     }
 
     // MARK: Description
 
-    func description(_ node: Node) throws(RecordingError) -> DeviceDescription {
-        guard let evdev = node.mapping else {
+    func description(_ node: YAMLNode) throws(RecordingError) -> DeviceDescription {
+        guard node.mapping != nil else {
             throw error(node, "'evdev' should be a mapping (name:, id:, codes:, absinfo:, properties:)")
         }
-        guard let nameNode = evdev["name"] else {
+        guard let nameNode = node["name"] else {
             throw error(node, "the device has no 'name:'")
         }
-        guard let name = nameNode.scalar?.string else {
+        guard let name = nameNode.scalar else {
             throw error(nameNode, "the device name should be text")
         }
-        guard let idNode = evdev["id"] else {
+        guard let idNode = node["id"] else {
             throw error(node, "the device has no 'id:' (bus vendor product version)")
         }
         let ids = try integers(idNode, "the id", count: 4, in: 0...0xffff)
 
         var codes: [UInt16: Set<UInt16>] = [:]
-        for (typeNode, codesNode) in try pairs(evdev["codes"], "'codes'") {
+        for (typeNode, codesNode) in try pairs(node["codes"], "'codes'") {
             let type = UInt16(try integer(typeNode, "the event type", in: 0...0xffff))
             var set = Set<UInt16>()
             for codeNode in try list(codesNode, "the codes of event type \(type)") {
@@ -108,7 +93,7 @@ final class YAMLTreeReader {
         }
 
         var absInfo: [UInt16: AbsInfo] = [:]
-        for (codeNode, rangeNode) in try pairs(evdev["absinfo"], "'absinfo'") {
+        for (codeNode, rangeNode) in try pairs(node["absinfo"], "'absinfo'") {
             let code = UInt16(try integer(codeNode, "the axis code", in: 0...0xffff))
             let numbers = try integers(rangeNode, "the absinfo of axis \(code) (min max fuzz flat resolution)",
                                        count: 5, in: Int64(Int32.min)...Int64(Int32.max))
@@ -118,7 +103,7 @@ final class YAMLTreeReader {
         }
 
         var properties = Set<Int>()
-        for propertyNode in try list(evdev["properties"], "'properties'") {
+        for propertyNode in try list(node["properties"], "'properties'") {
             properties.insert(Int(try integer(propertyNode, "the property", in: 0...0xffff)))
         }
 
@@ -130,13 +115,13 @@ final class YAMLTreeReader {
     // MARK: Events
 
     /// `[{evdev: [[sec, usec, type, code, value], …]}, {libinput: …}, …]`.
-    func events(_ node: Node?) throws(RecordingError) -> [InputEvent] {
+    func events(_ node: YAMLNode?) throws(RecordingError) -> [InputEvent] {
         var events: [InputEvent] = []
         for item in try list(node, "'events'") {
-            guard let frame = item.mapping else {
+            guard item.mapping != nil else {
                 throw error(item, "each item of 'events' should be a mapping such as 'evdev: [...]'")
             }
-            guard let rows = frame["evdev"] else { continue }
+            guard let rows = item["evdev"] else { continue }
             for row in try list(rows, "'evdev'") {
                 guard let fields = row.sequence, fields.count == 5 else {
                     let found = row.sequence.map { "\($0.count) numbers" } ?? "no list"
@@ -156,36 +141,27 @@ final class YAMLTreeReader {
 
     // MARK: Nodes
 
-    func isNull(_ node: Node) -> Bool {
-        node.null != nil
-    }
-
     /// A sequence's items; a missing or null node is an empty list.
-    func list(_ node: Node?, _ what: String) throws(RecordingError) -> [Node] {
-        guard let node, !isNull(node) else { return [] }
+    func list(_ node: YAMLNode?, _ what: String) throws(RecordingError) -> [YAMLNode] {
+        guard let node, !node.isNull else { return [] }
         guard let sequence = node.sequence else {
             throw error(node, "\(what) should be a list")
         }
-        return Array(sequence)
+        return sequence
     }
 
     /// A mapping's pairs; a missing or null node is an empty mapping.
-    func pairs(_ node: Node?, _ what: String) throws(RecordingError) -> [(Node, Node)] {
-        guard let node, !isNull(node) else { return [] }
+    func pairs(_ node: YAMLNode?, _ what: String) throws(RecordingError) -> [(YAMLNode, YAMLNode)] {
+        guard let node, !node.isNull else { return [] }
         guard let mapping = node.mapping else {
             throw error(node, "\(what) should be a mapping")
         }
-        return mapping.map { ($0.key, $0.value) }
+        return mapping.map { (YAMLNode(content: .scalar($0.key, plain: true), line: $0.value.line), $0.value) }
     }
 
     /// A decimal integer scalar in `range`.
-    func integer(_ node: Node, _ what: String, in range: ClosedRange<Int64>) throws(RecordingError) -> Int64 {
-        numbersRead += 1
-        if numbersRead > budget {
-            throw error(node, "the file repeats lists through YAML aliases (*name) more than it could hold; "
-                        + "libinput record files do not use aliases")
-        }
-        guard let text = node.scalar?.string else {
+    func integer(_ node: YAMLNode, _ what: String, in range: ClosedRange<Int64>) throws(RecordingError) -> Int64 {
+        guard let text = node.scalar else {
             throw error(node, "\(what) should be a number")
         }
         guard let value = Int64(text) else {
@@ -198,7 +174,7 @@ final class YAMLTreeReader {
     }
 
     /// A list of exactly `count` integers in `range`.
-    func integers(_ node: Node, _ what: String, count: Int,
+    func integers(_ node: YAMLNode, _ what: String, count: Int,
                   in range: ClosedRange<Int64>) throws(RecordingError) -> [Int64] {
         guard let sequence = node.sequence, sequence.count == count else {
             let found = node.sequence.map { "\($0.count)" } ?? "no list"
@@ -209,31 +185,5 @@ final class YAMLTreeReader {
             numbers.append(try integer(item, "a number in \(what)", in: range))
         }
         return numbers
-    }
-
-    // MARK: YAML errors
-
-    func recordingError(from yamlError: YamlError, in text: String) -> RecordingError {
-        switch yamlError {
-        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
-             let .composer(context, problem, mark, _):
-            var message = "not valid YAML: \(problem)"
-            if let context {
-                message += " (\(context.text) from line \(context.mark.line))"
-            }
-            return RecordingError(file: path, line: mark.line, message: message)
-        case let .reader(problem, offset, _, _):
-            var line: Int?
-            if let offset {
-                line = 1 + text.prefix(offset).reduce(0) { $1 == "\n" || $1 == "\r\n" ? $0 + 1 : $0 }
-            }
-            return RecordingError(file: path, line: line, message: "not valid YAML: \(problem)")
-        case let .duplicatedKeysInMapping(duplicates, context):
-            let keys = duplicates.sorted().map { "'\($0)'" }.joined(separator: ", ")
-            return RecordingError(file: path, line: context.mark.line,
-                                  message: "a mapping has the key \(keys) more than once")
-        default:
-            return RecordingError(file: path, message: "not valid YAML: \(yamlError)")
-        }
     }
 }

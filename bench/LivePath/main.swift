@@ -100,5 +100,8 @@ for (k, variant) in variants.enumerated() {
     let m = median(times[k])
     let perEvent = m / Double(events.count) * 1e9
     let ratio = m / base
-    print("  \(variant.0.padding(toLength: 20, withPad: " ", startingAt: 0)) \(String(format: "%7.1f", perEvent)) ns/event  (\(String(format: "%.3f", ratio))×)  [checksum \(sums[k])]")
+    let name = variant.0 + String(repeating: " ", count: max(0, 20 - variant.0.count))
+    let nanoseconds = (perEvent * 10).rounded() / 10
+    let times = (ratio * 1000).rounded() / 1000
+    print("  \(name) \(nanoseconds) ns/event  (\(times)×)  [checksum \(sums[k])]")
 }
