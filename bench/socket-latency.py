@@ -37,7 +37,6 @@ none), NPROC, COMMIT, COMMAND.
 """
 
 import array
-import ctypes
 import math
 import os
 import select
@@ -114,42 +113,9 @@ def on_signal(sig, _frame):
     raise Stop("stopped by signal %d" % sig)
 
 
-# ---------------------------------------------------------------------------
-# Processes: every one started is tracked and ended by pid on the way out.
-
-live = []  # Popen objects not yet reaped
-
-
-def start(argv, **kw):
-    p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, **kw)
-    live.append(p)
-    return p
-
-
-def end(procs, grace):
-    """SIGTERM each, wait up to `grace` seconds in all, SIGKILL the rest."""
-    for p in procs:
-        if p.poll() is None:
-            try:
-                p.send_signal(signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-    deadline = time.monotonic() + grace
-    for p in procs:
-        try:
-            p.wait(max(0.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
-    for p in procs:
-        if p in live:
-            live.remove(p)
-
-
-def die_with_parent():
-    """preexec_fn for transitiond: SIGTERM it if this script dies."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+# Processes: every one started is tracked and ended by pid on the way out
+# (bench/benchprocs.py).
+from benchprocs import die_with_parent, end, live, start  # noqa: E402
 
 
 # ---------------------------------------------------------------------------
