@@ -6,6 +6,13 @@ import NIOCore
 /// is dropped; order by `seq` is kept); every other line is kept; past the
 /// hard backlog the client is to be disconnected. A value-type state
 /// machine: the connection asks it what to do and does it.
+///
+/// What it holds is bounded by the backlog, not by how long the client has
+/// stalled: a coalesced line leaves a dead entry behind (so that the newer
+/// one keeps its place in `seq` order), and the dead entries are swept out
+/// once they outnumber the live ones (and are more than `sweepFloor`).
+/// Without the sweep, a client that stopped reading kept one entry, and the
+/// line it holds, for every `changed` it was sent.
 public struct ClientOutbox: Sendable {
     /// How a line may be treated.
     public enum Priority: Sendable, Equatable {
@@ -39,6 +46,13 @@ public struct ClientOutbox: Sendable {
     public private(set) var pendingBytes = 0
     /// Lines dropped by coalescing, for statistics.
     public private(set) var coalesced = 0
+    /// Dead (coalesced) entries in `entries[head...]`.
+    private var dead = 0
+    /// Dead entries below this many are left for `next()` to skip.
+    static let sweepFloor = 1024
+
+    /// Entries held, live or dead: what the outbox costs in memory.
+    var storedEntries: Int { entries.count - head }
 
     public init(backlogLimit: Int) {
         self.backlogLimit = backlogLimit
@@ -62,12 +76,33 @@ public struct ClientOutbox: Sendable {
         if coalescible, let t = transition, let i = last[t], i >= head, entries[i].live, entries[i].coalescible {
             entries[i].live = false
             pendingBytes -= entries[i].line.readableBytes
+            entries[i].line = ByteBuffer()  // let go of the line now
             coalesced += 1
+            dead += 1
         }
         entries.append(Entry(line: line, transition: transition, coalescible: coalescible, live: true))
         pendingBytes += line.readableBytes
         if let t = transition { last[t] = entries.count - 1 }
+        if dead > Self.sweepFloor && dead * 2 > entries.count - head {
+            sweep()
+        }
         return pendingBytes > backlogLimit ? .overflow : .queued
+    }
+
+    /// Drops the dead entries, keeping the live ones in order.
+    private mutating func sweep() {
+        var kept: [Entry] = []
+        kept.reserveCapacity(entries.count - head - dead)
+        last.removeAll(keepingCapacity: true)
+        for entry in entries[head...] where entry.live {
+            // A transition's newest entry is always live (a dead one was
+            // replaced by a newer line of its transition).
+            if let t = entry.transition { last[t] = kept.count }
+            kept.append(entry)
+        }
+        entries = kept
+        head = 0
+        dead = 0
     }
 
     /// The next queued line, when the connection can take more.
@@ -80,6 +115,7 @@ public struct ClientOutbox: Sendable {
                 compactIfDrained()
                 return entry.line
             }
+            dead -= 1
         }
         compactIfDrained()
         return nil

@@ -59,6 +59,51 @@ struct ClientOutboxTests {
         }
         #expect(steady.pendingBytes == 6)
     }
+
+    /// The soak found it (bench/soak.sh): a client that stopped reading kept
+    /// an entry, and its line, for every `changed` coalesced away, so the
+    /// daemon's memory grew with the length of the stall, not the backlog.
+    @Test func aStalledClientHoldsWhatItsBacklogHoldsNotWhatItWasSent() {
+        var box = ClientOutbox(backlogLimit: 1 << 20)
+        var expected: [String] = []
+        for n in 0..<200_000 {
+            // Two transitions' changes interleaved, and now and then a
+            // line that is never dropped.
+            let t = n % 2
+            if n % 10_000 == 0 {
+                #expect(box.enqueue(line("began-\(n)"), .essential(transition: t), writable: false) == .queued)
+                expected.append("began-\(n)")
+            }
+            #expect(box.enqueue(line("changed-\(n)"), .coalescible(transition: t), writable: false) == .queued)
+            #expect(box.storedEntries <= 2 * ClientOutbox.sweepFloor + 64)
+        }
+        expected += ["changed-199998", "changed-199999"]
+        var out: [String] = []
+        while let l = box.next() { out.append(String(buffer: l)) }
+        // After the sweeps, what is left is the same, in the same order:
+        // every essential line, and the newest change of each transition
+        // after the last essential line of its transition.
+        let began = expected.filter { $0.hasPrefix("began") }
+        #expect(out.filter { $0.hasPrefix("began") } == began)
+        #expect(out.suffix(2) == ["changed-199998", "changed-199999"])
+        #expect(box.isEmpty && box.pendingBytes == 0 && box.storedEntries == 0)
+        #expect(box.coalesced == 200_000 - (out.count - began.count))
+    }
+
+    @Test func sweepingKeepsSeqOrderAcrossTransitions() {
+        var box = ClientOutbox(backlogLimit: 1 << 20)
+        // Transition 0 changes many times; transition 1's essential line
+        // sits in between and must stay before transition 0's newest line.
+        for n in 0..<3000 { _ = box.enqueue(line("c0-\(n)"), .coalescible(transition: 0), writable: false) }
+        _ = box.enqueue(line("e1"), .essential(transition: 1), writable: false)
+        for n in 3000..<6000 { _ = box.enqueue(line("c0-\(n)"), .coalescible(transition: 0), writable: false) }
+        _ = box.enqueue(line("c1"), .coalescible(transition: 1), writable: false)
+        _ = box.enqueue(line("c1b"), .coalescible(transition: 1), writable: false)
+        var out: [String] = []
+        while let l = box.next() { out.append(String(buffer: l)) }
+        #expect(out == ["e1", "c0-5999", "c1b"])
+        #expect(box.coalesced == 6000 - 1 + 1)
+    }
 }
 
 @Suite("Line framing")
