@@ -113,10 +113,10 @@ def main():
     t_max = max(t) if t else 1.0
     rss = [float(r["rss_kib"]) / 1024 for r in rows]
     fds = [float(r["fds"]) for r in rows]
-    clients = [float(r["clients"]) for r in rows]
+    clients = [number(r["clients"]) for r in rows]  # blank: /metrics did not answer
     # Descriptors beyond the idle daemon's and its clients' own (2 a Unix
     # client, 1 a WebSocket client): 0 when nothing leaks.
-    extra = [float(r["unexplained_fds"]) for r in rows]
+    extra = [number(r["unexplained_fds"]) for r in rows]
     ping = [number(r["ping_ms"]) for r in rows]
     due = [number(r["due_to_write_p99_ms"]) for r in rows]
 
@@ -134,9 +134,9 @@ def main():
             svg.append('<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" class="band"/>' % (p.x(warmup), p.x1, y, y))
             svg.append('<text x="%d" y="%.1f" class="note">%s</text>' % (p.x1 - 34, y - 3, label))
     p.line(list(zip(t, rss)), "#1f77b4", "RSS")
-    hi = nice_max(max(fds + clients) * 1.1)
+    hi = nice_max(max(fds + [c for c in clients if c is not None]) * 1.1)
     p = Panel(svg, 1, "Descriptors of the daemon (/proc/PID/fd), clients it counts, descriptors beyond theirs",
-              "count", t_max, min(0.0, min(extra) - 5), hi, warmup)
+              "count", t_max, min([0.0] + [e - 5 for e in extra if e is not None]), hi, warmup)
     p.line(list(zip(t, fds)), "#2ca02c", "descriptors")
     p.line(list(zip(t, clients)), "#9467bd", "clients")
     p.line(list(zip(t, extra)), "#8c564b", "beyond clients'")

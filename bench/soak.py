@@ -18,6 +18,7 @@ EVENTS, SPEED, OUT, WARMUP_SECONDS (default 300 s, or half the replay when
 shorter, at least 60 s), BACKLOG_LIMIT, CLIENT_GROUPS, COMMIT.
 """
 
+import http.client
 import json
 import math
 import os
@@ -47,6 +48,10 @@ OUT = env["OUT"]
 BACKLOG_LIMIT = int(env.get("BACKLOG_LIMIT", "1048576"))
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 RSS_TOLERANCE = 0.05
+SCRAPE_TIMEOUT = 10.0  # seconds for one /metrics scrape
+PING_TIMEOUT = 60.0  # seconds for one ping's pong; longer is a hang
+CSV_FIELDS = ["t", "rss_kib", "fds", "clients", "unexplained_fds", "cpu_pct", "ping_ms", "due_to_write_p99_ms",
+              "steps", "input_events", "coalesced", "backlog_cuts", "load1"]
 # Descriptors beyond the idle daemon's and its clients' (2 a Unix client: the
 # channel's and the writer's duplicate; 1 a WebSocket client), allowed in one
 # sample: connections closing or opening between the /proc listing and the
@@ -138,7 +143,7 @@ METRIC = re.compile(r'^([a-z_]+)(\{[^}]*\})? ([0-9.eE+-]+|\+Inf|NaN)$')
 def scrape(port):
     """{name: value} for plain series (labels summed), and the latency
     histogram's cumulative buckets {le: count}."""
-    with urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port, timeout=5) as r:
+    with urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port, timeout=SCRAPE_TIMEOUT) as r:
         text = r.read().decode()
     values, buckets = {}, {}
     for line in text.splitlines():
@@ -154,6 +159,15 @@ def scrape(port):
             if labels:
                 values[name + labels] = value
     return values, buckets
+
+
+def try_scrape(port):
+    """scrape(), or None when the listener did not answer in time (the
+    daemon's event loop renders the page: a busy or stuck loop shows here)."""
+    try:
+        return scrape(port)
+    except (OSError, ValueError, http.client.HTTPException):
+        return None
 
 
 def bucket_quantile(buckets, q):
@@ -191,12 +205,13 @@ class Sampler(threading.Thread):
         self.stop = threading.Event()
         self.lock = threading.Lock()
         self.next_id = 0
+        self.failure = None
 
     def close(self):
         self.file.close()  # the socket's descriptor closes with its last user
         self.sock.close()
 
-    def wait_for(self, match, timeout=30):
+    def wait_for(self, match, timeout=PING_TIMEOUT):
         self.sock.settimeout(timeout)
         while True:
             line = self.file.readline()
@@ -224,7 +239,11 @@ class Sampler(threading.Thread):
                 break
             try:
                 _, rtt, sent = self.ask({"cmd": "ping"})
-            except (OSError, Failed, ValueError):
+            except (OSError, Failed, ValueError) as e:
+                # No pong within PING_TIMEOUT, or the connection failed:
+                # the sampler cannot go on (a timed-out socket file is
+                # unusable), and the soak reports it.
+                self.failure = "the lag sampler stopped: %s" % (e or type(e).__name__)
                 self.rtts.append((time.monotonic(), math.nan))
                 return
             self.rtts.append((sent, rtt))
@@ -284,7 +303,10 @@ def run(work):
     say("soak: all %d clients and the sampler connected; the replay runs" % CLIENTS)
     sampler.start()
 
-    rows, notes = [], []
+    rows, notes, scrape_failures = [], [], []
+    csv_file = open(os.path.join(OUT, "samples.csv"), "w")
+    csv_file.write(",".join(CSV_FIELDS) + "\n")
+    values = {}
     ticks_prev, t_prev = proc_sample(daemon.pid)[0], t0
     buckets_prev = buckets0
     tick = t0
@@ -300,32 +322,43 @@ def run(work):
             if p.poll() is not None:
                 raise Failed("the %s clients' process exited %d during the soak" % (role, p.returncode))
         ticks, rss, fds = proc_sample(daemon.pid)
-        values, buckets = scrape(metrics_port)
-        delta = bucket_delta(buckets, buckets_prev)
-        buckets_prev = buckets
+        scraped = try_scrape(metrics_port)
         rtt = next((r for s, r in reversed(sampler.rtts) if s >= now - 1.5), math.nan)
-        rows.append({
+        row = {
             "t": round(now - t0, 3),
             "rss_kib": rss,
             "fds": fds,
-            "clients": int(values.get("transitiond_clients", 0)),
-            "unexplained_fds": fds - fds_idle - 2 * int(values.get('transitiond_clients{transport="unix"}', 0))
-                               - int(values.get('transitiond_clients{transport="websocket"}', 0)),
-            "cpu_pct": round(100.0 * (ticks - ticks_prev) / CLK_TCK / (now - t_prev), 1),
+            "cpu_pct": round(100.0 * (ticks - ticks_prev) / (CLK_TCK * (now - t_prev)), 1),
             "ping_ms": round(rtt * 1000, 3) if not math.isnan(rtt) else "",
-            "due_to_write_p99_ms": q_ms(bucket_quantile(delta, 0.99)),
-            "steps": int(delta.get(math.inf, 0)),
-            "input_events": int(values.get("transitiond_input_events_total", 0)),
-            "coalesced": int(values.get("transitiond_lines_coalesced_total", 0)),
-            "backlog_cuts": int(values.get("transitiond_backlog_disconnects_total", 0)),
             "load1": load_average(),
-        })
+        }
+        if scraped is None:
+            scrape_failures.append(row["t"])
+            say("soak: %.0f s: /metrics did not answer within %g s" % (row["t"], SCRAPE_TIMEOUT))
+            row.update({k: "" for k in CSV_FIELDS if k not in row})
+        else:
+            values, buckets = scraped
+            delta = bucket_delta(buckets, buckets_prev)
+            buckets_prev = buckets
+            row.update({
+                "clients": int(values.get("transitiond_clients", 0)),
+                "unexplained_fds": fds - fds_idle - 2 * int(values.get('transitiond_clients{transport="unix"}', 0))
+                                   - int(values.get('transitiond_clients{transport="websocket"}', 0)),
+                "due_to_write_p99_ms": q_ms(bucket_quantile(delta, 0.99)),
+                "steps": int(delta.get(math.inf, 0)),
+                "input_events": int(values.get("transitiond_input_events_total", 0)),
+                "coalesced": int(values.get("transitiond_lines_coalesced_total", 0)),
+                "backlog_cuts": int(values.get("transitiond_backlog_disconnects_total", 0)),
+            })
+        rows.append(row)
+        csv_file.write(",".join(str(row[k]) for k in CSV_FIELDS) + "\n")
+        csv_file.flush()
         ticks_prev, t_prev = ticks, now
         r = rows[-1]
         if len(rows) % 30 == 0:
-            say("soak: %5.0f s  %9d events  RSS %6.1f MiB  fds %3d  clients %3d  CPU %5.1f %%  ping %s ms  load %.1f"
+            say("soak: %5.0f s  %9s events  RSS %6.1f MiB  fds %3d  clients %3s  CPU %5.1f %%  ping %s ms  load %.1f"
                 % (r["t"], r["input_events"], rss / 1024, fds, r["clients"], r["cpu_pct"], r["ping_ms"], r["load1"]))
-        if r["input_events"] >= events and replay_done_at is None:
+        if values.get("transitiond_input_events_total", 0) >= events and replay_done_at is None:
             replay_done_at = r["t"]
             say("soak: all %d input events replayed at %.0f s" % (events, r["t"]))
             break
@@ -338,13 +371,19 @@ def run(work):
         p.send_signal(signal.SIGUSR1)
     settle_deadline = time.monotonic() + 60
     active = None
+    reply = {}
     while time.monotonic() < settle_deadline:
         time.sleep(1)
-        reply, _, _ = sampler.ask({"cmd": "state"})
+        try:
+            reply, _, _ = sampler.ask({"cmd": "state"})
+        except (OSError, Failed, ValueError) as e:
+            notes.append("no answer to state at the end: %s" % e)
+            break
         active = reply.get("active", [])
         if not active:
             break
     final_seq = reply.get("seq")
+    csv_file.close()
     time.sleep(1)  # the last lines reach the keepers
     for p, _, _ in workers:
         p.send_signal(signal.SIGTERM)
@@ -363,6 +402,8 @@ def run(work):
     fds_after, fds_left = settle_descriptors(daemon.pid, fds_idle)
     _, rss_after, _ = proc_sample(daemon.pid)
     values_end, buckets_end = scrape(metrics_port)
+    if sampler.failure:
+        notes.append(sampler.failure)
     daemon.send_signal(signal.SIGTERM)
     try:
         code = daemon.wait(15)
@@ -375,7 +416,7 @@ def run(work):
         "fds_idle": fds_idle, "fds_after": fds_after, "fds_left": fds_left, "rss_idle": rss_idle, "rss_after": rss_after,
         "metrics_end": values_end, "latency": bucket_delta(buckets_end, buckets0), "exit": code,
         "warmup": warmup, "replay_seconds": replay_seconds, "replay_done_at": replay_done_at,
-        "loops": loops, "events": events, "notes": notes, "pings": [r for _, r in sampler.rtts],
+        "loops": loops, "events": events, "notes": notes, "scrape_failures": scrape_failures, "pings": [r for _, r in sampler.rtts],
     }
 
 
@@ -450,7 +491,8 @@ def judge(res):
     ref10 = statistics.median(tenth[:10])
     spread10 = max(max(tenth) - ref10, ref10 - min(tenth)) / ref10
     fds = [r["fds"] for r in rows]
-    unexplained = [r["unexplained_fds"] for r in rows]
+    scraped = [r for r in rows if r["clients"] != ""]
+    unexplained = [r["unexplained_fds"] for r in scraped]
 
     pings = res["pings"]
     lat = res["latency"]
@@ -504,8 +546,11 @@ def judge(res):
          "daemon's state at the end: %d active; keepers' view: %s" % (len(res["active_at_end"] or []),
                                                                        ", ".join(half_way_keepers) or "all idle")),
         ("all input replayed, no hang", res["replay_done_at"] is not None and not res["notes"]
-         and int(m.get("transitiond_input_events_total", 0)) == res["events"],
-         "%d of %d input events" % (int(m.get("transitiond_input_events_total", 0)), res["events"])),
+         and int(m.get("transitiond_input_events_total", 0)) == res["events"] and not res["scrape_failures"],
+         "%d of %d input events; /metrics unanswered within %g s %d times%s%s"
+         % (int(m.get("transitiond_input_events_total", 0)), res["events"], SCRAPE_TIMEOUT, len(res["scrape_failures"]),
+            " (at %s s)" % ", ".join("%.0f" % t for t in res["scrape_failures"][:10]) if res["scrape_failures"] else "",
+            "; " + "; ".join(res["notes"]) if res["notes"] else "")),
         ("stalled clients never blocked the rest, got phase events in order", not stall_violations,
          "%d phase-order violations in stallers" % len(stall_violations)),
         ("replies and reconnects as expected", not other_violations and not crashed and not unfinished
@@ -569,11 +614,6 @@ def judge(res):
 
 
 def write_outputs(res, checks, figures, details):
-    keys = list(res["rows"][0].keys())
-    with open(os.path.join(OUT, "samples.csv"), "w") as f:
-        f.write(",".join(keys) + "\n")
-        for r in res["rows"]:
-            f.write(",".join(str(r[k]) for k in keys) + "\n")
     lines = ["transitiond soak — %s, commit %s, %d cores" % (time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
                                                             env.get("COMMIT", "?"), os.cpu_count()), ""]
     width = max(len(k) for k, _ in figures)
@@ -611,6 +651,8 @@ def main():
         signal.signal(sig, lambda s, _f: (_ for _ in ()).throw(Failed("stopped by signal %d" % s)))
     try:
         res = run(work)
+        with open(os.path.join(OUT, "results.json"), "w") as f:
+            json.dump(res, f, default=str)  # everything judge() reads
         checks, figures, details = judge(res)
         return 0 if write_outputs(res, checks, figures, details) else 1
     except Failed as e:
