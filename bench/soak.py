@@ -315,13 +315,15 @@ def run(work):
     while True:
         tick += 1.0
         time.sleep(max(0.0, tick - time.monotonic()))
-        now = time.monotonic()
         if daemon.poll() is not None:
             raise Failed("the daemon exited %d during the soak" % daemon.returncode)
         for p, _, role in workers:
             if p.poll() is not None:
                 raise Failed("the %s clients' process exited %d during the soak" % (role, p.returncode))
         ticks, rss, fds = proc_sample(daemon.pid)
+        # The time of the /proc read, so that a late sample (this process
+        # waiting for a core) still divides the CPU time by its own interval.
+        now = time.monotonic()
         scraped = try_scrape(metrics_port)
         rtt = next((r for s, r in reversed(sampler.rtts) if s >= now - 1.5), math.nan)
         row = {
