@@ -35,8 +35,8 @@ let package = Package(
         // Plays recordings through the engine, one step at a time (no clock).
         .target(name: "Replay", dependencies: ["TransitionEngine"]),
         // CLOCK_MONOTONIC as a Swift Clock, a manual clock, the pacing rule.
-        .target(name: "Clocks"),
-        // Outside an event loop: native threads, the pipe that wakes them, signals.
+        .target(name: "Clocks", dependencies: ["SystemSupport"]),
+        // Outside an event loop: native threads, the pipe that wakes them, signals, the lock.
         .target(name: "SystemSupport"),
         // The service manager's protocols without libsystemd: socket activation, sd_notify and
         // the watchdog, journald's log form.
@@ -115,7 +115,7 @@ let package = Package(
         .executableTarget(name: "stream-client-example", dependencies: ["StreamClient"], path: "docs/examples/swift"),
         // Test support shared by the test targets: project paths, the real binary run as a process,
         // a line client, temporary paths, a seeded generator, bounded waits.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SystemSupport"], path: "Tests/TestSupport"),
         .testTarget(name: "TransitionEngineTests", dependencies: ["TransitionEngine"]),
         .testTarget(name: "TouchFilterTests", dependencies: ["TouchFilter", "TransitionEngine"]),
         .testTarget(name: "ReplayPlotTests", dependencies: ["ReplayPlot"]),
@@ -136,14 +136,14 @@ let package = Package(
         .testTarget(name: "StreamClientTests", dependencies: ["StreamClient", "WireFormat", "EventStream", "TransitionEngine", "TestSupport"]),
         .testTarget(name: "EvdevInputTests", dependencies: [
             "EvdevInput", "LiveInput", "Clocks", "CLibevdev", "TransitionEngine", "Recordings", "TransitionServer", "TestSupport",
-            "TransitionConfig", "TouchFilter", "Replay",
+            "TransitionConfig", "TouchFilter", "Replay", "SystemSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TransitiondTests", dependencies: [
             "TransitionEngine", "Recordings", "TransitionConfig", "EventStream", "Replay", "TestSupport",
-            "Clocks", "EngineDriving",
+            "Clocks", "EngineDriving", "SystemSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),

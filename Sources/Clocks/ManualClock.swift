@@ -1,4 +1,4 @@
-import Synchronization
+import SystemSupport
 
 /// A clock whose time moves only when it is told to (`advance(to:)`) or
 /// when something sleeps on it (the sleep jumps to its deadline at once):
@@ -7,10 +7,10 @@ import Synchronization
 public final class ManualClock: Clock, Sendable {
     public typealias Instant = MonotonicClock.Instant
 
-    private let current: Mutex<Instant>
+    private let current: Locked<Instant>
 
     public init(start: Instant = Instant(nanoseconds: 0)) {
-        current = Mutex(start)
+        current = Locked(start)
     }
 
     public var now: Instant { current.withLock { $0 } }

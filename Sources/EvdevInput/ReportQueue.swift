@@ -1,4 +1,4 @@
-import Synchronization
+import SystemSupport
 import TransitionEngine
 
 /// The hand-over of input reports from an input thread to its host:
@@ -17,7 +17,7 @@ public final class ReportQueue: @unchecked Sendable {
         var paused = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let maximumPending: Int
     private let resume: @Sendable () -> Void
     /// Set once, before the first `push`.

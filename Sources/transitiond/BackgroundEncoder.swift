@@ -17,7 +17,7 @@ final class BackgroundEncoder: @unchecked Sendable {
         case finish
     }
 
-    private let jobs = Mutex<[Job]>([])
+    private let jobs = Locked<[Job]>([])
     /// Counts free places in `jobs`.
     private let slots: DispatchSemaphore
     /// Counts jobs waiting in `jobs`.

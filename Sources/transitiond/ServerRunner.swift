@@ -3,7 +3,6 @@ import Glibc
 #endif
 import SystemSupport
 import Logging
-import Synchronization
 import NIOCore
 import NIOPosix
 import TransitionServer
@@ -109,7 +108,7 @@ enum ServerRunner {
 
     /// Whether the server still takes signals.
     private final class ServingFlag: Sendable {
-        let value = Mutex(true)
+        let value = Locked(true)
     }
 
     /// Many clients need many descriptors: take the hard limit.

@@ -1,6 +1,6 @@
 import Foundation
 import Clocks
-import Synchronization
+import SystemSupport
 import Testing
 import TestSupport
 import TouchFilter
@@ -15,7 +15,7 @@ import TransitionEngine
 struct FilterHostTests {
     /// A copy that keeps what was written to it.
     final class CapturedCopy: FilterOutputDevice, @unchecked Sendable {
-        let written = Mutex<[TouchFilter.Output]>([])
+        let written = Locked<[TouchFilter.Output]>([])
         var node: String? { "/dev/input/event99" }
         func write(_ events: ArraySlice<TouchFilter.Output>) -> Bool {
             written.withLock { $0.append(contentsOf: events) }
@@ -142,7 +142,7 @@ struct FilterHostTests {
     }
 
     @Test func aPanelNotGrabbedGetsNoCopy() throws {
-        let made = Mutex(0)
+        let made = Locked(0)
         let h = HostHarness()
         defer { h.shutdown() }
         _ = h.onLoop { [h] in
@@ -157,7 +157,7 @@ struct FilterHostTests {
     }
 
     @Test func aPanelThatComesBackKeepsItsCopyAndAnotherGetsItsOwn() throws {
-        let made = Mutex<[CapturedCopy]>([])
+        let made = Locked<[CapturedCopy]>([])
         let h = HostHarness()
         defer { h.shutdown() }
         _ = h.onLoop { [h] in

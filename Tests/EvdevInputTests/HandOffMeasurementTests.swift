@@ -2,7 +2,7 @@ import Clocks
 import Foundation
 import NIOCore
 import NIOPosix
-import Synchronization
+import SystemSupport
 import TestSupport
 import Testing
 import TransitionEngine
@@ -56,8 +56,8 @@ struct HandOffMeasurementTests {
         defer { try? group.syncShutdownGracefully() }
         let loop = group.next()
         let queue = ReportQueue(maximumPending: Int.max)
-        let delays = Mutex<[UInt64]>([])
-        let pushTimes = Mutex<[UInt64]>([])
+        let delays = Locked<[UInt64]>([])
+        let pushTimes = Locked<[UInt64]>([])
         queue.setReady {
             loop.execute {
                 var taken: [InputReport] = []

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SystemSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -69,4 +69,4 @@ public struct TemporaryDirectory: Sendable {
     }
 }
 
-private let directoriesToRemove = Mutex<[String]>([])
+private let directoriesToRemove = Locked<[String]>([])
