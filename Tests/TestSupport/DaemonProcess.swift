@@ -29,8 +29,14 @@ public final class DaemonProcess: @unchecked Sendable {
             process.executableURL = URL(fileURLWithPath: ProjectPaths.binary)
             process.arguments = arguments
         }
-        if let environment {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        var overrides = environment ?? [:]
+        // Under AddressSanitizer the tests' own process does not check for
+        // leaks but the binary it runs does: Tests/sanitizers/run.sh.
+        if let options = ProcessInfo.processInfo.environment["TRANSITIOND_CHILD_ASAN_OPTIONS"], overrides["ASAN_OPTIONS"] == nil {
+            overrides["ASAN_OPTIONS"] = options
+        }
+        if !overrides.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(overrides) { $1 }
         }
         process.currentDirectoryURL = ProjectPaths.root
         process.standardInput = FileHandle.nullDevice
