@@ -28,7 +28,8 @@ import Testing
             #expect(!files.isEmpty, "\(folder) has Swift files")
             for file in files where file.hasSuffix(".swift") {
                 let code = try String(contentsOfFile: base + "/" + file, encoding: .utf8)
-                if code.contains(name + "(") || code.contains(name + "<") { users.append(folder + "/" + file) }
+                let uses = [" ", "(", "[", ":"].flatMap { before in ["(", "<"].map { before + name + $0 } }
+                if uses.contains(where: code.contains) { users.append(folder + "/" + file) }
             }
         }
         #expect(users.isEmpty, "\(users): use SystemSupport's Locked")

@@ -10,6 +10,8 @@ public final class LineClient {
     /// The connected socket.
     public let fd: Int32
     private var buffer: [UInt8] = []
+    /// Where the unread bytes of `buffer` start (what is before was read).
+    private var start = 0
     /// Whether the server has closed its end (seen by a read).
     public private(set) var eof = false
     private var closed = false
@@ -60,9 +62,11 @@ public final class LineClient {
     public func readLine(timeout: Double = 10) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            if let i = buffer.firstIndex(of: 0x0a) {
-                let line = String(decoding: buffer[..<i], as: UTF8.self)
-                buffer.removeSubrange(...i)
+            // Lines are taken by moving `start`, not by removing them from
+            // the front (which moved the rest of up to 64 KB per line).
+            if let i = buffer[start...].firstIndex(of: 0x0a) {
+                let line = String(decoding: buffer[start..<i], as: UTF8.self)
+                start = i + 1
                 return line
             }
             if eof { return nil }
@@ -78,6 +82,8 @@ public final class LineClient {
                 eof = true
                 continue
             }
+            buffer.removeSubrange(..<start)
+            start = 0
             buffer.append(contentsOf: chunk[..<n])
         }
     }
