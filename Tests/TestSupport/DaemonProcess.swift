@@ -29,12 +29,7 @@ public final class DaemonProcess: @unchecked Sendable {
             process.executableURL = URL(fileURLWithPath: ProjectPaths.binary)
             process.arguments = arguments
         }
-        var overrides = environment ?? [:]
-        // Under AddressSanitizer the tests' own process does not check for
-        // leaks but the binary it runs does: Tests/sanitizers/run.sh.
-        if let options = ProcessInfo.processInfo.environment["TRANSITIOND_CHILD_ASAN_OPTIONS"], overrides["ASAN_OPTIONS"] == nil {
-            overrides["ASAN_OPTIONS"] = options
-        }
+        let overrides = Sanitizer.childEnvironment.merging(environment ?? [:]) { $1 }
         if !overrides.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(overrides) { $1 }
         }

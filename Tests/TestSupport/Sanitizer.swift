@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,4 +16,16 @@ public enum Sanitizer: Sendable {
         if dlsym(nil, "__tsan_init") != nil { return .thread }
         return nil
     }()
+
+    /// What a `transitiond` the tests run takes of this process's
+    /// environment to be checked as `Tests/sanitizers/run.sh` asks: the
+    /// sanitizers' options (where reports go, suppressions), the leak check
+    /// its own (`TRANSITIOND_CHILD_ASAN_OPTIONS`). Empty in the ordinary run.
+    public static var childEnvironment: [String: String] {
+        let environment = ProcessInfo.processInfo.environment
+        var child: [String: String] = [:]
+        for name in ["LSAN_OPTIONS", "TSAN_OPTIONS"] { child[name] = environment[name] }
+        child["ASAN_OPTIONS"] = environment["TRANSITIOND_CHILD_ASAN_OPTIONS"]
+        return child
+    }
 }

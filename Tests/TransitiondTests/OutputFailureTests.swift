@@ -16,7 +16,7 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-c", "exec 2>\(errFile); \(command); exit ${PIPESTATUS[0]}"]
-        process.environment = ["PATH": "/usr/bin:/bin", "T": ProjectPaths.binary]
+        process.environment = ["PATH": "/usr/bin:/bin", "T": ProjectPaths.binary].merging(Sanitizer.childEnvironment) { $1 }
         try process.run()
         process.waitUntilExit()
         return (process.terminationStatus, (try? String(contentsOfFile: errFile, encoding: .utf8)) ?? "")

@@ -42,7 +42,7 @@ case "$sanitizer" in
     # TRANSITIOND_CHILD_ASAN_OPTIONS).
     ASAN_OPTIONS="detect_leaks=0:log_path=$reports/asan" \
     TRANSITIOND_CHILD_ASAN_OPTIONS="detect_leaks=1:log_path=$reports/asan" \
-    LSAN_OPTIONS="suppressions=$here/leaks.supp" \
+    LSAN_OPTIONS="suppressions=$here/leaks.supp:print_suppressions=0" \
       swift test --skip-build --sanitize=address --parallel --scratch-path "$scratch" || test_status=$?
     ;;
   thread)
