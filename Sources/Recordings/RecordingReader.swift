@@ -21,14 +21,30 @@ public enum RecordingReader {
     /// when there is one that fits.
     public static func read(path: String, descriptionPath: String? = nil) throws(RecordingError) -> Recording {
         let parsed = try readFile(path: path)
-        var description = parsed.description
+        var separate: Parsed? = nil
         if let descriptionPath {
-            guard let separate = try readFile(path: descriptionPath).description else {
-                throw RecordingError(file: descriptionPath,
+            separate = (try readFile(path: descriptionPath).description, descriptionPath)
+        }
+        return try recording(parsed, path: path, separate: separate)
+    }
+
+    /// A file's description and events, as read.
+    typealias Contents = (description: DeviceDescription?, events: [InputEvent])
+    /// A separate description file's description, and its path.
+    typealias Parsed = (description: DeviceDescription?, path: String)
+
+    /// The recording of `parsed` with the separate description, if any (it
+    /// wins), else its own; an error when the separate file has none, or
+    /// there is neither.
+    static func recording(_ parsed: Contents, path: String, separate: Parsed?) throws(RecordingError) -> Recording {
+        var description = parsed.description
+        if let separate {
+            guard let separateDescription = separate.description else {
+                throw RecordingError(file: separate.path,
                                      message: "has no device description (no 'N:' line); a description file "
                                          + "is what evemu-describe writes")
             }
-            description = separate
+            description = separateDescription
         } else if description == nil {
             if parsed.events.isEmpty {
                 throw RecordingError(file: path, message: "has no device description and no events")
@@ -76,6 +92,16 @@ public enum RecordingReader {
             let parsed = try LibinputRecordReader.parse(bytes: bytes, path: path)
             return (parsed.description, parsed.events)
         }
+    }
+
+    /// A recording and its separate description file, both held in memory
+    /// (`read(path:descriptionPath:)` without the files): the description
+    /// comes from `descriptionBytes`, which must have one.
+    public static func parse(bytes: [UInt8], path: String, descriptionBytes: [UInt8],
+                             descriptionPath: String) throws(RecordingError) -> Recording {
+        let parsed = try parse(bytes: bytes, path: path)
+        let separate = try parse(bytes: descriptionBytes, path: descriptionPath)
+        return try recording(parsed, path: path, separate: (separate.description, descriptionPath))
     }
 
     /// `libinput record` when the path ends in `.yml`/`.yaml`, the first

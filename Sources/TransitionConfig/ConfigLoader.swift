@@ -37,6 +37,12 @@ public enum ConfigLoader {
         try parseDaemonTyped(text: text, file: file)
     }
 
+    /// Parses a config file's bytes as `loadDaemon(path:)` parses the file's
+    /// (invalid UTF-8 is an error at its line); `file` is the name errors report.
+    public static func parseDaemon(bytes: [UInt8], file: String) throws -> DaemonConfiguration {
+        try parseDaemonTyped(text: ConfigFile.decode(bytes, file: file), file: file)
+    }
+
     /// The effective config as TOML: the engine part exactly as
     /// `render(_: EngineConfiguration)` writes it, then a `[server]` table
     /// with every key (`socket` only when set). `parseDaemon` reads it back
