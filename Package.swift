@@ -149,3 +149,32 @@ let package = Package(
         ]),
     ]
 )
+
+// MARK: - Fuzz targets
+
+// libFuzzer targets (Tests/fuzz, docs/fuzzing.md), one per reader of outside input and one for the
+// engine. Declared only when TRANSITIOND_FUZZ is set: they have no `main` of their own (libFuzzer's
+// is linked in by `--sanitize=fuzzer`), so a plain `swift build` must not see them. `bin/fuzz`
+// builds them into a scratch path of their own.
+if Context.environment["TRANSITIOND_FUZZ"] != nil {
+    package.targets += [
+        // What the fuzz targets share: the input as a byte cursor, the engine's invariants, a
+        // recording played through the engine.
+        .target(name: "FuzzSupport", dependencies: ["TransitionEngine", "Replay", "Recordings"],
+                path: "Tests/fuzz/Support"),
+        .executableTarget(name: "fuzz-evemu", dependencies: ["FuzzSupport", "Recordings"],
+                          path: "Tests/fuzz/Targets/evemu"),
+        .executableTarget(name: "fuzz-evemu-pair", dependencies: ["FuzzSupport", "Recordings"],
+                          path: "Tests/fuzz/Targets/evemu-pair"),
+        .executableTarget(name: "fuzz-libinput-record", dependencies: ["FuzzSupport", "Recordings"],
+                          path: "Tests/fuzz/Targets/libinput-record"),
+        .executableTarget(name: "fuzz-config", dependencies: ["FuzzSupport", "TransitionConfig"],
+                          path: "Tests/fuzz/Targets/config"),
+        .executableTarget(name: "fuzz-command", dependencies: ["FuzzSupport", "TransitionServer"],
+                          path: "Tests/fuzz/Targets/command"),
+        .executableTarget(name: "fuzz-stream", dependencies: ["FuzzSupport", "StreamClient", "TransitionEngine"],
+                          path: "Tests/fuzz/Targets/stream"),
+        .executableTarget(name: "fuzz-engine", dependencies: ["FuzzSupport", "TransitionEngine"],
+                          path: "Tests/fuzz/Targets/engine"),
+    ]
+}
