@@ -275,6 +275,11 @@ public struct TransitionEngine: Sendable {
             return .refused(code: .unknownTransition, message: "no transition number \(i)")
         }
         advance(to: time, into: &events)
+        // The animation frames due may have ended the last transitions of an
+        // earlier config in flight, and so dropped them, `i` among them.
+        guard machines.indices.contains(i) else {
+            return .refused(code: .unknownTransition, message: "no transition number \(i) (its earlier config's animation ended)")
+        }
         if case .setEnabled(let enabled) = command {
             setEnabled(enabled, transition: i)
             return .done

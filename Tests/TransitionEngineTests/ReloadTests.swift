@@ -14,6 +14,26 @@ struct ReloadTests {
         EngineConfiguration(frameRate: 60, transitions: specs)
     }
 
+    /// Found by the `engine` fuzz target (docs/fuzzing.md): a command for a
+    /// transition of an earlier config whose animation ends at the
+    /// command's time trapped (index out of range): the animation frames
+    /// due before the command dropped it. It is refused as unknown, after
+    /// the frames.
+    @Test func aCommandForAnEarlierConfigsTransitionThatEndsMeanwhileIsRefused() {
+        var h = EngineHarness([spec("back", threshold: 0.5)])
+        _ = h.engine.perform(.run(.finish), transition: 0, at: 0, into: &h.events)
+        let moved = h.engine.reload(config(spec("menu", threshold: 0.5, edge: .right)))
+        #expect(moved == [1], "the animation goes on as transition 1")
+        let outcome = h.engine.perform(.cancel, transition: 1, at: 1.0, into: &h.events)
+        guard case .refused(let code, _) = outcome else {
+            Issue.record("a command for a transition that is gone was carried out: \(outcome)")
+            return
+        }
+        #expect(code == .unknownTransition)
+        #expect(h.kinds().last == .finished, "the animation ran to its end first")
+        #expect(h.engine.machines.count == 1)
+    }
+
     @Test func anIdleEngineTakesTheNewConfigAtOnce() {
         var h = EngineHarness([spec("back", threshold: 0.5)])
         let moved = h.engine.reload(config(spec("back", threshold: 0.2), spec("menu", threshold: 0.5, edge: .right)))
