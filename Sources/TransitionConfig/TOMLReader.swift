@@ -116,10 +116,10 @@ struct TOMLReader {
         let keyColumn = column()
         let keys = try readKeyPath()
         let last = keys[keys.count - 1]
-        // Weak: a table's path maker must not hold its parent (which holds
-        // the table), or the tree of every document read would never go.
-        let fullPath: KeyText = { [weak table] in
-            keys.reduce(table?.path ?? "") { path, key in path.isEmpty ? TOMLKey.display(key) : path + "." + TOMLKey.display(key) }
+        // The table's path maker, not the table: a table's path maker must
+        // not hold its parent (which holds the table).
+        let fullPath: KeyText = { [path = table.pathMaker] in
+            keys.reduce(path.text) { path, key in path.isEmpty ? TOMLKey.display(key) : path + "." + TOMLKey.display(key) }
         }
         skipSpaces()
         guard peek() == UInt8(ascii: "=") else {
@@ -147,7 +147,7 @@ struct TOMLReader {
     private mutating func dottedTable(_ key: String, in table: TOMLTable, line keyLine: Int, column keyColumn: Int,
                                       fullPath: KeyText) throws(ConfigError) -> TOMLTable {
         guard let node = table[key] else {
-            let child = TOMLTable(line: keyLine, origin: .dotted) { [weak table] in table?.childPath(key) ?? TOMLKey.display(key) }
+            let child = TOMLTable(line: keyLine, origin: .dotted) { [path = table.pathMaker] in path.child(key) }
             table.insert(key, TOMLNode(value: .table(child), line: keyLine, column: keyColumn, raw: TOMLKey.display(key)))
             return child
         }
@@ -244,7 +244,7 @@ struct TOMLReader {
         let shown = isArray ? "[[\(header)]]" : "[\(header)]"
         var table = root
         for key in keys.dropLast() {
-            let path = { [weak table] in table?.childPath(key) ?? TOMLKey.display(key) }
+            let path = { [path = table.pathMaker] in path.child(key) }
             guard let node = table[key] else {
                 let child = TOMLTable(line: headerLine, origin: .implicit, path: path)
                 table.insert(key, TOMLNode(value: .table(child), line: headerLine, column: headerColumn, raw: shown))
@@ -266,7 +266,7 @@ struct TOMLReader {
         }
 
         let last = keys[keys.count - 1]
-        let pathOfLast = { [weak table] in table?.childPath(last) ?? TOMLKey.display(last) }
+        let pathOfLast = { [path = table.pathMaker] in path.child(last) }
         guard let node = table[last] else {
             if isArray {
                 let element = TOMLTable(line: headerLine, origin: .arrayElement) { pathOfLast() + "[1]" }

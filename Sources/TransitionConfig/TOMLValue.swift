@@ -78,10 +78,10 @@ final class TOMLTable {
     /// The line of the table's header (1 for the root table).
     var line: Int
     var origin: Origin
-    /// Makes the key path, once asked for (a document may hold millions of
-    /// tables under a long key: their paths are made only for messages).
-    private var makePath: (() -> String)?
-    private var madePath: String?
+    /// The table's key path, made when first asked for. The path makers of
+    /// the tables and keys under it hold this, not the table (which holds
+    /// them), so that nothing holds its parent.
+    let pathMaker: TOMLPath
     /// Keys in the order they were added.
     private(set) var keys: [String] = []
     /// By the key's UTF-8 bytes: TOML compares keys code point by code
@@ -93,17 +93,11 @@ final class TOMLTable {
     init(line: Int, origin: Origin, path: @escaping () -> String) {
         self.line = line
         self.origin = origin
-        self.makePath = path
+        self.pathMaker = TOMLPath(path)
     }
 
     /// The key path of the table for messages: `""`, `transition[2]`.
-    var path: String {
-        if let madePath { return madePath }
-        let made = makePath?() ?? ""
-        madePath = made
-        makePath = nil
-        return made
-    }
+    var path: String { pathMaker.text }
 
     subscript(key: String) -> TOMLNode? { nodes[Array(key.utf8)] }
 
@@ -127,8 +121,34 @@ final class TOMLTable {
     }
 
     /// The key path of a key in this table: `transition[2].name`.
-    func childPath(_ key: String) -> String {
+    func childPath(_ key: String) -> String { pathMaker.child(key) }
+}
+
+/// A table's key path for messages, made once, when first asked for (a
+/// document may hold millions of tables under a long key: their paths are
+/// made only for messages). What makes a child's path holds its parent's
+/// `TOMLPath`, never the parent table: no cycle, and no weak reference
+/// (whose side table the Swift 6.3 runtime never frees).
+final class TOMLPath {
+    private var make: (() -> String)?
+    private var made: String?
+
+    init(_ make: @escaping () -> String) {
+        self.make = make
+    }
+
+    var text: String {
+        if let made { return made }
+        let text = make?() ?? ""
+        made = text
+        make = nil
+        return text
+    }
+
+    /// The path of a key under this one: `transition[2].name`.
+    func child(_ key: String) -> String {
         let shown = TOMLKey.display(key)
+        let path = text
         return path.isEmpty ? shown : path + "." + shown
     }
 }
