@@ -1,5 +1,4 @@
 import FuzzSupport
-import Glibc
 import TransitionEngine
 
 /// libFuzzer's entry: the input as a config, then a stream of touch frames
@@ -52,9 +51,7 @@ struct EngineRun {
     }
 
     mutating func step(_ input: inout FuzzBytes) {
-        let op = input.below(16)
-        if getenv("FUZZ_VERBOSE") != nil { print("op", op) }
-        switch op {
+        switch input.below(16) {
         case 0...5:
             let frame = fingers.frame(source: input.pick([0, 0, 0, 1, 2]), time: tick(&input), &input)
             call { $0.process(frame, into: &$1) }
