@@ -94,15 +94,19 @@ enum ByteFields {
             index += 1
         }
         guard index < field.end else { return .notANumber }
-        // Accumulate the magnitude; past 2^62 it is out of range for sure.
+        // Accumulate the magnitude; past 2^62 it is out of range for sure,
+        // which is known before a digit more could overflow 64 bits.
         var magnitude: UInt64 = 0
         var tooLarge = false
         while index < field.end {
             let digit = bytes[index] &- 0x30
             guard digit <= 9 else { return .notANumber }
             if !tooLarge {
-                magnitude = magnitude * 10 + UInt64(digit)
-                if magnitude > 1 << 62 { tooLarge = true }
+                if magnitude > (1 << 62) / 10 {
+                    tooLarge = true
+                } else {
+                    magnitude = magnitude * 10 + UInt64(digit)
+                }
             }
             index += 1
         }

@@ -64,6 +64,12 @@ struct MalformedInputTests {
              message: "in an EVEMU 1.1 file, found 6"),
         Case(text: header + "A: 00 0 1o0 0 0\n", line: 3, message: "the maximum '1o0' is not a decimal number"),
         Case(text: header + "A: 00 0 100 0 99999999999\n", line: 3, message: "the flat '99999999999' does not fit in 32 bits"),
+        // Found by the evemu fuzz target (docs/fuzzing.md): a number of 20 digits
+        // or more overflowed 64 bits while read (a trap), before it was found too large.
+        Case(text: header + "A: 35 0 799 22222222222222222222222222222222222220 0\n", line: 3,
+             message: "the fuzz '22222222222222222222222222222222222220' does not fit in 32 bits"),
+        Case(text: header + "A: 00 0 18446744073709551616 0 0\n", line: 3,
+             message: "the maximum '18446744073709551616' does not fit in 32 bits"),
         Case(text: header + "A: 1ffff 0 100 0 0\n", line: 3, message: "the axis code '1ffff' is larger than ffff"),
         Case(text: header + "L: 00\n", line: 3, message: "expected 2 fields after 'L:' (code state), found 1"),
         Case(text: header + "S: 00 on\n", line: 3, message: "the switch state 'on' is not a 32-bit decimal number"),
