@@ -41,6 +41,10 @@ public final class TransitionServer: @unchecked Sendable {
     /// append theirs here, so an input never runs inside another.
     private var queue: [ServerStateMachine.Action] = []
     private var performing = false
+    /// Told the number of clients holding a slot when a client arrives or
+    /// leaves (on the loop): the service manager's status line follows it
+    /// without a timer, so an idle daemon never wakes.
+    public var clientCountChanged: ((Int) -> Void)?
     /// Clients whose direct send fell short while the queue was being
     /// performed: a later `send` queued for them before the machine knew
     /// goes to their channel at once too, to keep the order of their bytes.
@@ -151,6 +155,7 @@ public final class TransitionServer: @unchecked Sendable {
         if case .refuse(_, full: true) = admission, let message = refusals.note(clients: machine.clientCount) {
             logger.warning("\(message)")
         }
+        if case .admit = admission { clientCountChanged?(machine.clientCount) }
         return admission
     }
 
@@ -183,6 +188,7 @@ public final class TransitionServer: @unchecked Sendable {
         connection.closeDeadline?.cancel()
         connection.direct?.close()
         input { $0.clientGone(id, into: &$1) }
+        clientCountChanged?(machine.clientCount)
     }
 
     // MARK: Performing actions

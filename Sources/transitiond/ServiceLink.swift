@@ -8,7 +8,8 @@ import TransitionServer
 
 /// The daemon's side of the service manager's protocol, on the server's
 /// event loop: `READY=1` once the socket listens and the input is known,
-/// `STATUS=` as the input and the client count change, `WATCHDOG=1` from
+/// `STATUS=` as the input and the client count change (told by the server,
+/// not polled: an idle daemon sets no timer), `WATCHDOG=1` from
 /// the loop at half the watchdog interval (a stuck loop stops it, and the
 /// manager restarts the daemon), `STOPPING=1` on shutdown. Without
 /// `$NOTIFY_SOCKET` it sends nothing and sets no timer.
@@ -41,9 +42,9 @@ final class ServiceLink: Sendable {
                 send("WATCHDOG=1")
             })
         }
-        timers.value.append(loop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { [self] _ in
-            send(readiness.value.clientCount(server.clientCount))
-        })
+        server.clientCountChanged = { [self] count in
+            send(readiness.value.clientCount(count))
+        }
     }
 
     /// The input's status changed (on the loop).
