@@ -2,7 +2,7 @@
 # Socket fan-out: latency from "written" to "read" for 1, 10, 100 and 1,000
 # subscriber processes at 240 lines/s, and the server's CPU and RSS, for
 # `transitiond replay --socket --stamp-sent` and for a minimal C floor, side by
-# side. Prints a table and writes it into docs/benchmarks.md.
+# side. Prints a table in Markdown (bench/run puts it into docs/benchmarks.md).
 # See bench/README.md, "Socket fan-out benchmark".
 #
 #   bench/socket-latency.sh
@@ -34,8 +34,8 @@
 #                          [server] max_clients = 2000)
 #   LINE_BYTES=N           the floor's line size (default: transitiond's mean
 #                          `changed` line with the stamp, else 152)
-#   DOC=file               where to write the table (default docs/benchmarks.md;
-#                          DOC= writes nowhere)
+#   DOC=file               also write the table into this file, between its
+#                          markers (default: nowhere)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -45,6 +45,8 @@ mkdir -p "$out"
 
 say() { printf '%s\n' "$*" >&2; }
 fail() { printf 'socket-latency: %s\n' "$*" >&2; exit 1; }
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
 
 sizes=${SIZES:-1 10 100 1000}
 rounds=${ROUNDS:-5}
@@ -89,20 +91,11 @@ gcc -O2 -Wall -Wextra -o "$out/socket-subscriber" "$here/socket-subscriber.c" ||
 
 # 3. transitiond (with FLOOR_ONLY, only an existing binary, to size the lines)
 given="${TRANSITIOND:+1}"
-build() {
-    say "== building transitiond (swift build -c release --static-swift-stdlib --product transitiond)"
-    (cd "$root" && swift build -c release --static-swift-stdlib --product transitiond >&2) || fail "swift build failed"
-}
-if [ -n "${TRANSITIOND:-}" ]; then
-    transitiond=$TRANSITIOND
-    [ -x "$transitiond" ] || fail "TRANSITIOND is not an executable: $transitiond"
-elif [ "$floor_only" != 0 ]; then
+if [ -z "${TRANSITIOND:-}" ] && [ "$floor_only" != 0 ]; then
     transitiond="$root/.build/release/transitiond"
     [ -x "$transitiond" ] || transitiond=
 else
-    build
-    transitiond="$(cd "$root" && swift build -c release --static-swift-stdlib --show-bin-path)/transitiond"
-    [ -x "$transitiond" ] || fail "transitiond is not an executable: $transitiond"
+    transitiond=$(transitiond_binary)
 fi
 
 # 4. The recording (deterministic, so always rewritten: about half a second)
@@ -111,10 +104,7 @@ say "== generating $recording"
 python3 "$here/make-stream-recording.py" "$recording" >&2 || fail "cannot generate the recording"
 
 # 5. The runs and the table
-commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-if [ -n "$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
-    commit="$commit (+ uncommitted changes)"
-fi
+commit=$(commit_label)
 command="bench/socket-latency.sh"
 [ "$floor_only" = 0 ] || command="FLOOR_ONLY=1 $command"
 [ "${WEBSOCKET:-0}" = 0 ] || command="WEBSOCKET=1 $command"
@@ -131,7 +121,7 @@ if [ -n "${BASELINE:-}" ] && [ ! -x "$BASELINE" ]; then fail "BASELINE is not an
 say "== running (open files: $(ulimit -n))"
 FLOOR="$out/socket-floor" SUBSCRIBER="$out/socket-subscriber" TRANSITIOND="$transitiond" \
 RECORDING="$recording" SIZES="$sizes" ROUNDS="$rounds" SECONDS_PER_RUN="$seconds" \
-TRANSITIOND_GIVEN="$given" BASELINE="${BASELINE:-}" FLOOR_ONLY="$floor_only" WEBSOCKET="${WEBSOCKET:-0}" METRICS="${METRICS:-0}" SCRAPE_HZ="${SCRAPE_HZ:-5}" WAIT_IDLE="${WAIT_IDLE:-0}" WAIT_CLIENTS="${WAIT_CLIENTS:-1}" DOC="${DOC-$root/docs/benchmarks.md}" NPROC="$(nproc)" COMMIT="$commit" \
+TRANSITIOND_GIVEN="$given" BASELINE="${BASELINE:-}" FLOOR_ONLY="$floor_only" WEBSOCKET="${WEBSOCKET:-0}" METRICS="${METRICS:-0}" SCRAPE_HZ="${SCRAPE_HZ:-5}" WAIT_IDLE="${WAIT_IDLE:-0}" WAIT_CLIENTS="${WAIT_CLIENTS:-1}" DOC="${DOC:-}" NPROC="$(nproc)" COMMIT="$commit" \
 COMMAND="$command" \
     python3 "$here/socket-latency.py" &
 children+=($!)
