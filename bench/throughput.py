@@ -82,6 +82,18 @@ def label(tool):
     return tool if isinstance(tool, str) else "%s (%s)" % tool
 
 
+def count_frames(path):
+    """The frames of a recording: its SYN_REPORT (type 0, code 0) events."""
+    frames = 0
+    with open(path, "rb") as fp:
+        for line in fp:
+            if line.startswith(b"E:"):
+                fields = line.split(None, 5)
+                if len(fields) > 3 and int(fields[2], 16) == 0 and int(fields[3], 16) == 0:
+                    frames += 1
+    return frames
+
+
 def measure(tools, recordings, rounds, warmup, say):
     """{(tool, shape): [(wall s, CPU s)]} over `rounds` timed rounds after `warmup`
     untimed ones. Each round runs every tool on every shape; who goes first
@@ -108,12 +120,12 @@ def mega(value):
     return "%.2f" % (value / 1e6)
 
 
-def table(times, recordings, configs, events, sizes, baseline):
+def table(times, recordings, configs, events, frames, sizes, baseline):
     """The Markdown table, a row per shape and config, and (shape, config,
     ratio, passed) per row. The ratio and the verdict are the wall times'
     (the issue's figure); the CPU ratio beside it is the same comparison on
     the CPU time each run used."""
-    head = ["shape", "config", "events", "MB", "libevemu M ev/s", "libevemu MB/s",
+    head = ["shape", "config", "events", "frames", "MB", "libevemu M ev/s", "libevemu MB/s",
             "transitiond M ev/s", "transitiond MB/s", "ratio", "≥ %g×" % TARGET_RATIO, "CPU ratio"]
     if baseline:
         head += ["baseline M ev/s", "baseline ratio", "× baseline", "CPU × baseline"]
@@ -129,7 +141,7 @@ def table(times, recordings, configs, events, sizes, baseline):
             ratio = theirs / ours
             ok = ratio >= TARGET_RATIO
             verdicts.append((shape, config, ratio, ok))
-            row = [shape, config, format(n, ","), "%.1f" % (size / 1e6), mega(n / theirs),
+            row = [shape, config, format(n, ","), format(frames[shape], ","), "%.1f" % (size / 1e6), mega(n / theirs),
                    "%.0f" % (size / 1e6 / theirs), mega(n / ours), "%.0f" % (size / 1e6 / ours),
                    "%.2f" % ratio, "PASS" if ok else "FAIL", "%.2f" % (cpu["libevemu"] / cpu["transitiond", config])]
             if baseline:
@@ -167,9 +179,11 @@ def main():
     except Failed as failure:
         sys.exit("throughput: %s" % failure)
     sizes = {shape: os.path.getsize(path) for shape, path in recordings}
-    text, verdicts = table(times, recordings, configs, events, sizes, env.get("BASELINE_BIN"))
+    frames = {shape: count_frames(path) for shape, path in recordings}
+    text, verdicts = table(times, recordings, configs, events, frames, sizes, env.get("BASELINE_BIN"))
     print("%d timed rounds after %d warm-up, interleaved (who goes first changes from round to round); "
-          "medians. events/s = the file's events (libevemu's count of `E:` lines) / wall time; "
+          "medians. events/s = the file's events (libevemu's count of `E:` lines) / wall time; frames = its "
+          "SYN_REPORT events; "
           "MB/s = the file's bytes / wall time; ratio = transitiond's rate / libevemu's; CPU ratio = the same "
           "from the CPU time (user + system) each run used, which a busy machine disturbs less. "
           "config: `%s`, or none (`default`: the embedded config, one `back` transition).%s" % (
