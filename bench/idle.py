@@ -38,18 +38,30 @@ def status_fields(path, names):
 
 
 def switches(pid):
-    """(context switches summed over all threads, thread count). A thread
-    that ends between listing and reading is skipped."""
-    total, threads = 0, 0
+    """{thread id: (thread name, context switches so far)}. A thread that
+    ends between listing and reading is left out."""
+    threads = {}
     for tid in os.listdir(f"/proc/{pid}/task"):
         try:
             fields = status_fields(f"/proc/{pid}/task/{tid}/status",
                                    ("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches"))
+            with open(f"/proc/{pid}/task/{tid}/comm") as fp:
+                name = fp.read().strip()
         except FileNotFoundError:
             continue
-        total += sum(fields.values())
-        threads += 1
-    return total, threads
+        threads[tid] = (name, sum(fields.values()))
+    return threads
+
+
+def woken(first, last, seconds):
+    """Wake-ups per second of each thread that woke between two `switches`
+    samples, by name (threads of the same name summed), most first."""
+    rates = {}
+    for tid, (name, count) in last.items():
+        before = first.get(tid, (name, 0))[1]
+        if count > before:
+            rates[name] = rates.get(name, 0.0) + (count - before) / seconds
+    return sorted(rates.items(), key=lambda item: -item[1])
 
 
 def rss_mib(pid):
@@ -57,24 +69,32 @@ def rss_mib(pid):
 
 
 def measure(binary, seconds=10.0, settle=2.0):
-    """{wakeups_per_s, rss_mib (median), rss_max_mib, threads, per_thread}
-    of one idle daemon."""
+    """{wakeups_per_s, rss_mib (median), rss_max_mib, threads, woken (the
+    threads that woke, with their rates), seconds} of one idle daemon."""
     with daemon.Notifier() as notifier:
         process, _ = notifier.start(binary)
         try:
             time.sleep(settle)
-            first, threads = switches(process.pid)
+            first = switches(process.pid)
             start = time.monotonic()
             rss = []
             while time.monotonic() - start < seconds:
                 rss.append(rss_mib(process.pid))
                 time.sleep(min(1.0, max(0.0, seconds - (time.monotonic() - start))))
-            last, _ = switches(process.pid)
+            last = switches(process.pid)
             elapsed = time.monotonic() - start
         finally:
             daemon.stop(process)
-    return dict(wakeups_per_s=(last - first) / elapsed, rss_mib=statistics.median(rss),
-                rss_max_mib=max(rss), threads=threads, seconds=elapsed)
+    rates = woken(first, last, elapsed)
+    return dict(wakeups_per_s=sum(rate for _, rate in rates), rss_mib=statistics.median(rss),
+                rss_max_mib=max(rss), threads=len(last), woken=rates, seconds=elapsed)
+
+
+def woken_text(result):
+    """Which threads woke, for the report."""
+    if not result["woken"]:
+        return "no thread woke"
+    return "woken: " + ", ".join("%s %.1f/s" % (name, rate) for name, rate in result["woken"])
 
 
 def verdicts(result):
@@ -88,8 +108,9 @@ def main():
     binary = sys.argv[1] if len(sys.argv) > 1 else daemon.DEFAULT_BINARY
     daemon.check_binary(binary)
     result = measure(binary, float(os.environ.get("IDLE_SECONDS", "10")), float(os.environ.get("SETTLE", "2")))
-    print("idle over %.0f s after READY=1 and a settle: %.1f wake-ups/s, RSS %.1f MiB (max %.1f), %d threads" % (
-        result["seconds"], result["wakeups_per_s"], result["rss_mib"], result["rss_max_mib"], result["threads"]))
+    print("idle over %.0f s after READY=1 and a settle: %.1f wake-ups/s, RSS %.1f MiB (max %.1f), %d threads; %s" % (
+        result["seconds"], result["wakeups_per_s"], result["rss_mib"], result["rss_max_mib"], result["threads"],
+        woken_text(result)))
     print("; ".join("%s: %s" % (text, "PASS" if ok else "FAIL") for text, ok in verdicts(result)))
 
 
