@@ -5,11 +5,12 @@ path and an empty --input-root, so there is no touchscreen and the daemon is
 ready once it serves and waits."""
 
 import os
-import signal
 import socket
 import subprocess
 import tempfile
 import time
+
+import benchprocs  # bench/benchprocs.py
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_BINARY = os.path.join(ROOT, ".build/release/transitiond")
@@ -48,9 +49,9 @@ class Notifier:
         self.runs += 1
         sock = os.path.join(self.folder.name, f"s{self.runs}.sock")
         start = time.perf_counter()
-        daemon = subprocess.Popen([binary, "run", "--socket", sock, "--input-root", self.inputs],
-                                  env=self.env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL)
+        daemon = benchprocs.start([binary, "run", "--socket", sock, "--input-root", self.inputs],
+                                  env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                  preexec_fn=benchprocs.die_with_parent)
         try:
             while not self.notify.recv(4096).decode(errors="replace").startswith("READY=1"):
                 pass
@@ -62,9 +63,4 @@ class Notifier:
 
 def stop(daemon):
     """SIGTERM, then SIGKILL if it has not ended within 30 s."""
-    daemon.send_signal(signal.SIGTERM)
-    try:
-        daemon.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        daemon.kill()
-        daemon.wait()
+    benchprocs.end([daemon], 30.0)
