@@ -468,18 +468,20 @@ struct YAMLReader {
         }
     }
 
+    /// The escapes of one letter after a backslash, and what they stand for.
+    private static let simpleEscapes: [UInt8: UInt32] = [
+        UInt8(ascii: "0"): 0, UInt8(ascii: "a"): 7, UInt8(ascii: "b"): 8, UInt8(ascii: "t"): 9, 0x09: 9,
+        UInt8(ascii: "n"): 10, UInt8(ascii: "v"): 11, UInt8(ascii: "f"): 12, UInt8(ascii: "r"): 13,
+        UInt8(ascii: "e"): 27, 0x20: 0x20, UInt8(ascii: "\""): 0x22, UInt8(ascii: "/"): 0x2F,
+        UInt8(ascii: "\\"): 0x5C, UInt8(ascii: "N"): 0x85, UInt8(ascii: "_"): 0xA0,
+        UInt8(ascii: "L"): 0x2028, UInt8(ascii: "P"): 0x2029,
+    ]
+
     /// One backslash escape of a double-quoted scalar.
     private mutating func escape(into text: inout [UInt8]) throws(Failure) {
         position += 1
         guard let letter = byte() else { return }
         position += 1
-        let simple: [UInt8: UInt32] = [
-            UInt8(ascii: "0"): 0, UInt8(ascii: "a"): 7, UInt8(ascii: "b"): 8, UInt8(ascii: "t"): 9, 0x09: 9,
-            UInt8(ascii: "n"): 10, UInt8(ascii: "v"): 11, UInt8(ascii: "f"): 12, UInt8(ascii: "r"): 13,
-            UInt8(ascii: "e"): 27, 0x20: 0x20, UInt8(ascii: "\""): 0x22, UInt8(ascii: "/"): 0x2F,
-            UInt8(ascii: "\\"): 0x5C, UInt8(ascii: "N"): 0x85, UInt8(ascii: "_"): 0xA0,
-            UInt8(ascii: "L"): 0x2028, UInt8(ascii: "P"): 0x2029,
-        ]
         let digits: Int
         switch letter {
         case UInt8(ascii: "x"): digits = 2
@@ -491,7 +493,7 @@ struct YAMLReader {
             skipBlanks()
             return
         default:
-            guard let value = simple[letter] else {
+            guard let value = Self.simpleEscapes[letter] else {
                 throw failure("unknown escape '\\\(Character(Unicode.Scalar(letter)))' in a quoted string")
             }
             append(Unicode.Scalar(value)!, to: &text)
