@@ -177,7 +177,7 @@ import Testing
                                                      "WATCHDOG_PID": "1"])
         let ready = notify.receive(timeout: 20)
         #expect(ready?.text.hasPrefix("READY=1") == true, "\(daemon.stderr)")
-        // STATUS is refreshed every second; in 1.5 s a watchdog at 0.1 s would send 15.
+        // An idle daemon sends nothing more; in 1.5 s a watchdog at 0.1 s would send 15.
         var texts: [String] = []
         while let message = notify.receive(timeout: 1.5) { texts.append(message.text) }
         #expect(!texts.contains("WATCHDOG=1"), "\(texts)")
