@@ -49,6 +49,19 @@ public struct GestureRecognizer: Sendable, Equatable {
         state = .waiting
     }
 
+    /// True when a frame with `count` free contacts would change nothing:
+    /// `step` would keep the state and return `.none`. A cheap check that
+    /// spares the caller the step on most frames (a one-finger drag is no
+    /// concern of a four-finger swipe).
+    @inline(__always)
+    public func isUnchanged(byFrameOf count: Int) -> Bool {
+        switch state {
+        case .waiting: return count < kind.fingers
+        case .blocked: return count >= kind.fingers
+        case .candidate: return false
+        }
+    }
+
     /// Takes one frame's free contacts.
     public mutating func step(free contacts: [Contact]) -> Action {
         let n = kind.fingers

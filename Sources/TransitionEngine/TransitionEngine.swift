@@ -99,6 +99,7 @@ public struct TransitionEngine: Sendable {
             }
             if let bound = configuration.transitions[i].device, !(sourceNames[source]?.contains(bound) ?? false) { continue }
             let action = machines[i].handleFrame(frame, free: free)
+            if case .none = action { continue }
             if case .began(_, let ids) = action {
                 for id in ids { claimed.append(ClaimedTouch(source: source, id: id)) }
                 free.removeAll { ids.contains($0.id) }
@@ -205,8 +206,8 @@ public struct TransitionEngine: Sendable {
     /// The time of the next animation frame of any transition.
     public var nextDeadline: Double? {
         var best: Double? = nil
-        for m in machines {
-            if let t = m.nextFrameTime, best == nil || t < best! { best = t }
+        for i in machines.indices {
+            if let t = machines[i].nextFrameTime, best == nil || t < best! { best = t }
         }
         return best
     }
@@ -440,7 +441,7 @@ public struct TransitionEngine: Sendable {
 
     /// True when no transition is interacting or animating.
     public var isIdle: Bool {
-        machines.allSatisfy { if case .idle = $0.state { return true } else { return false } }
+        machines.indices.allSatisfy { machines[$0].isIdle }
     }
 
     // MARK: Snapshot

@@ -61,7 +61,59 @@ public struct TransitionMachine: Sendable {
 
     public private(set) var spec: TransitionSpec
     public let frameRate: Double
-    public private(set) var state: State = .idle
+    /// Which state the machine is in. The data of that state is held beside
+    /// it (`interaction`, `animation`) rather than in an enum payload, so
+    /// that a frame updates it in place: taking a payload out and putting it
+    /// back retained and released its arrays on every frame (docs/benchmarks.md,
+    /// "Replay throughput"). `state` puts the three together for readers.
+    public private(set) var phase: Phase = .idle
+    /// The interaction while `phase == .interacting`.
+    private var interaction: Interaction? = nil
+    /// The animation and its decision while `phase == .animating`.
+    private var animation: CompletionAnimation? = nil
+    private var animationDecision: Decision = .cancel
+
+    /// The state without its data, for cheap checks on every frame.
+    public enum Phase: Sendable, Equatable {
+        case idle
+        case interacting
+        case animating
+    }
+
+    /// The state with its data.
+    public var state: State {
+        switch phase {
+        case .idle:
+            return .idle
+        case .interacting:
+            guard let interaction else { return .idle }
+            return .interacting(interaction)
+        case .animating:
+            guard let animation else { return .idle }
+            return .animating(animation, animationDecision)
+        }
+    }
+
+    // MARK: Entering states
+
+    private mutating func becomeIdle() {
+        phase = .idle
+        interaction = nil
+        animation = nil
+    }
+
+    private mutating func startInteracting(_ new: Interaction) {
+        phase = .interacting
+        interaction = new
+        animation = nil
+    }
+
+    private mutating func startAnimating(_ new: CompletionAnimation, _ decision: Decision) {
+        phase = .animating
+        animation = new
+        animationDecision = decision
+        interaction = nil
+    }
     /// One recogniser per touchscreen (index = source), made when a
     /// source's first frame arrives: fingers on two panels never combine.
     public private(set) var recognizers: [GestureRecognizer] = []
@@ -100,21 +152,14 @@ public struct TransitionMachine: Sendable {
 
     /// The time of the next animation frame, if animating.
     public var nextFrameTime: Double? {
-        if case .animating(let animation, _) = state { return animation.nextFrameTime }
-        return nil
+        phase == .animating ? animation?.nextFrameTime : nil
     }
 
     /// True when neither interacting nor animating.
-    public var isIdle: Bool {
-        if case .idle = state { return true }
-        return false
-    }
+    public var isIdle: Bool { phase == .idle }
 
     /// True while a gesture drives the transition.
-    public var isInteracting: Bool {
-        if case .interacting = state { return true }
-        return false
-    }
+    public var isInteracting: Bool { phase == .interacting }
 
     /// The contacts the interaction owns (empty unless interacting).
     /// Takes other lengths (a panel's millimetres resolved) while idle: an
@@ -131,14 +176,13 @@ public struct TransitionMachine: Sendable {
     }
 
     public var ownedContacts: [Int] {
-        if case .interacting(let interaction) = state { return interaction.ids }
-        return []
+        phase == .interacting ? interaction?.ids ?? [] : []
     }
 
     /// The touchscreen whose contacts drive it (nil unless a finger drives it).
     public var ownedSource: Int? {
-        if case .interacting(let interaction) = state, !interaction.driven { return interaction.source }
-        return nil
+        guard phase == .interacting, let interaction, !interaction.driven else { return nil }
+        return interaction.source
     }
 
     // MARK: Inputs
@@ -147,45 +191,52 @@ public struct TransitionMachine: Sendable {
     /// an interacting transition looks at its own contacts in `frame`.
     /// Animation frames up to `frame.time` must have been taken first.
     public mutating func handleFrame(_ frame: TouchFrame, free: [Contact]) -> Action {
-        switch state {
+        switch phase {
         case .idle:
             return recognize(frame, free: free, catching: nil)
-        case .animating(let animation, _):
+        case .animating:
             return recognize(frame, free: free, catching: spec.interruptible ? animation : nil)
-        case .interacting(var interaction):
-            if interaction.driven || interaction.source != frame.source { return .none }
-            // Take the payload out so that its arrays are mutated in place.
-            state = .idle
-            guard let current = Self.owned(interaction.ids, in: frame.contacts) else {
-                return release(interaction, at: frame.time, reason: .released)
+        case .interacting:
+            guard interaction != nil else { return lostData() }
+            guard let action = Self.follow(&interaction!, frame, gesture: spec.gesture, distance: spec.distance) else {
+                return release(at: frame.time, reason: .released)
             }
-            let travel = GestureTravel.measure(spec.gesture, from: interaction.reference,
-                                               to: current, distance: spec.distance)
-            let p = clamp01(travel.progress + interaction.offset)
-            let previous = interaction.progress
-            interaction.estimator.add(time: frame.time, progress: p)
-            interaction.progress = p
-            interaction.peak = max(interaction.peak, p)
-            let velocity = p == previous ? 0 : interaction.estimator.releaseVelocity(at: frame.time)
-            state = .interacting(interaction)
-            if p == previous { return .none }
-            return .changed(progress: p, velocity: velocity)
+            return action
         }
+    }
+
+    /// One frame for an interaction driven by its contacts, updated in
+    /// place (its arrays stay uniquely referenced, nothing is copied): its
+    /// progress, or nil when its contacts lifted.
+    private static func follow(_ interaction: inout Interaction, _ frame: TouchFrame,
+                               gesture: GestureKind, distance: Double) -> Action? {
+        if interaction.driven || interaction.source != frame.source { return Action.none }
+        guard let current = owned(interaction.ids, in: frame.contacts) else { return nil }
+        let travel = GestureTravel.measure(gesture, from: interaction.reference, to: current, distance: distance)
+        let p = clamp01(travel.progress + interaction.offset)
+        let previous = interaction.progress
+        interaction.estimator.add(time: frame.time, progress: p)
+        interaction.progress = p
+        interaction.peak = max(interaction.peak, p)
+        if p == previous { return Action.none }
+        return .changed(progress: p, velocity: interaction.estimator.releaseVelocity(at: frame.time))
     }
 
     /// Takes the next animation frame (the caller checks `nextFrameTime`).
     public mutating func handleAnimationTick() -> Action {
-        switch state {
+        switch phase {
         case .idle, .interacting:
-            return .bug("animation tick while \(state.name)")
-        case .animating(var animation, let decision):
-            let frame = animation.takeFrame()
+            return .bug("animation tick while \(phase.name)")
+        case .animating:
+            guard animation != nil else { return lostData() }
+            let frame = animation!.takeFrame()
+            let target = animation!.target
             if frame.isLast {
-                state = .idle
-                return .animating(progress: frame.progress, velocity: 0, target: animation.target, completes: decision)
+                let decision = animationDecision
+                becomeIdle()
+                return .animating(progress: frame.progress, velocity: 0, target: target, completes: decision)
             }
-            state = .animating(animation, decision)
-            return .animating(progress: frame.progress, velocity: frame.velocity, target: animation.target, completes: nil)
+            return .animating(progress: frame.progress, velocity: frame.velocity, target: target, completes: nil)
         }
     }
 
@@ -193,10 +244,11 @@ public struct TransitionMachine: Sendable {
     /// cancelled, or the daemon shuts down: an interaction ends with a
     /// cancel and no decision rule, and animates back.
     public mutating func handleCancel(at time: Double, reason: EndReason) -> Action {
-        switch state {
+        switch phase {
         case .idle, .animating:
             return .none
-        case .interacting(let interaction):
+        case .interacting:
+            guard let interaction else { return lostData() }
             return end(interaction, at: time, velocity: 0, decision: .cancel, reason: reason)
         }
     }
@@ -210,25 +262,24 @@ public struct TransitionMachine: Sendable {
     /// transition until they lift (a finger that touches down later may).
     public mutating func handleDrive(progress: Double, at time: Double, fingersDown: [Int] = []) -> Action {
         let p = clamp01(progress)
-        switch state {
+        switch phase {
         case .idle, .animating:
             var estimator = VelocityEstimator()
             estimator.add(time: time, progress: p)
-            state = .interacting(Interaction(ids: [], reference: GestureReference(centroidX: 0, centroidY: 0, spread: 0),
-                                             offset: 0, progress: p, estimator: estimator, driven: true))
+            startInteracting(Interaction(ids: [], reference: GestureReference(centroidX: 0, centroidY: 0, spread: 0),
+                                         offset: 0, progress: p, estimator: estimator, driven: true))
             blockOrReset(fingersDown: fingersDown)
             return .began(progress: p, ids: [])
-        case .interacting(var interaction):
-            guard interaction.driven else {
+        case .interacting:
+            guard interaction != nil else { return lostData() }
+            guard interaction!.driven else {
                 return .refused(code: .busy, message: "a gesture is driving \(spec.name)")
             }
-            state = .idle
-            let previous = interaction.progress
-            interaction.estimator.add(time: time, progress: p)
-            interaction.progress = p
-            interaction.peak = max(interaction.peak, p)
-            let velocity = interaction.estimator.releaseVelocity(at: time)
-            state = .interacting(interaction)
+            let previous = interaction!.progress
+            interaction!.estimator.add(time: time, progress: p)
+            interaction!.progress = p
+            interaction!.peak = max(interaction!.peak, p)
+            let velocity = interaction!.estimator.releaseVelocity(at: time)
             return p == previous ? .none : .changed(progress: p, velocity: velocity)
         }
     }
@@ -236,10 +287,11 @@ public struct TransitionMachine: Sendable {
     /// `release`: ends a driven transition by the decision rule, with the
     /// given velocity or, without one, the velocity estimated from the drives.
     public mutating func handleRelease(velocity: Double?, at time: Double) -> Action {
-        switch state {
+        switch phase {
         case .idle, .animating:
             return .refused(code: .notActive, message: "no command is driving \(spec.name)")
-        case .interacting(let interaction):
+        case .interacting:
+            guard let interaction else { return lostData() }
             guard interaction.driven else {
                 return .refused(code: .busy, message: "a gesture is driving \(spec.name)")
             }
@@ -252,25 +304,26 @@ public struct TransitionMachine: Sendable {
 
     /// `run`: a non-interactive transition from 0 to the decision's target.
     public mutating func handleRun(to decision: Decision, at time: Double) -> Action {
-        switch state {
+        switch phase {
         case .idle:
             let animation = CompletionAnimation(from: 0, to: decision.target, at: time, velocity: 0,
                                                 spec: spec, frameRate: frameRate)
             let completesNow = animation.isEmpty
-            state = completesNow ? .idle : .animating(animation, decision)
+            if completesNow { becomeIdle() } else { startAnimating(animation, decision) }
             return .ran(decision: decision, completesNow: completesNow)
         case .interacting, .animating:
-            return .refused(code: .busy, message: "\(spec.name) is already \(state.name)")
+            return .refused(code: .busy, message: "\(spec.name) is already \(phase.name)")
         }
     }
 
     /// `cancel` command: ends an interaction (driven or by a finger) with a
     /// cancel and animates it back.
     public mutating func handleCancelCommand(at time: Double) -> Action {
-        switch state {
+        switch phase {
         case .idle, .animating:
-            return .refused(code: .notActive, message: "\(spec.name) is not interactive now (\(state.name))")
-        case .interacting(let interaction):
+            return .refused(code: .notActive, message: "\(spec.name) is not interactive now (\(phase.name))")
+        case .interacting:
+            guard let interaction else { return lostData() }
             return end(interaction, at: time, velocity: 0, decision: .cancel, reason: .command)
         }
     }
@@ -279,10 +332,11 @@ public struct TransitionMachine: Sendable {
     /// interaction ends with a cancel (reason `client-lost`) and animates
     /// back. A finger's interaction, an animation or idle is not its to end.
     public mutating func handleDriverLost(at time: Double) -> Action {
-        switch state {
+        switch phase {
         case .idle, .animating:
             return .refused(code: .notActive, message: "no command is driving \(spec.name)")
-        case .interacting(let interaction):
+        case .interacting:
+            guard let interaction else { return lostData() }
             guard interaction.driven else {
                 return .refused(code: .notActive, message: "a gesture, not a command, is driving \(spec.name)")
             }
@@ -292,19 +346,29 @@ public struct TransitionMachine: Sendable {
 
     /// Shutdown: whatever is in flight is cancelled at once.
     public mutating func handleShutdown(at time: Double) -> Action {
-        switch state {
+        switch phase {
         case .idle:
             return .none
-        case .interacting(let interaction):
-            state = .idle
-            return .abandoned(progress: interaction.progress)
-        case .animating(let animation, _):
-            state = .idle
-            return .abandoned(progress: animation.sample(at: time).progress)
+        case .interacting:
+            let progress = interaction?.progress ?? 0
+            becomeIdle()
+            return .abandoned(progress: progress)
+        case .animating:
+            let progress = animation?.sample(at: time).progress ?? 0
+            becomeIdle()
+            return .abandoned(progress: progress)
         }
     }
 
     // MARK: Steps
+
+    /// The phase says there is data that is not there: a bug. The machine
+    /// goes idle so that it can take the next gesture.
+    private mutating func lostData() -> Action {
+        let what = "\(phase.name) without its data"
+        becomeIdle()
+        return .bug(what)
+    }
 
     /// The reference (centroid, spread) of the owned contacts, or nil if any
     /// of them is gone.
@@ -323,9 +387,11 @@ public struct TransitionMachine: Sendable {
     }
 
     private mutating func recognize(_ frame: TouchFrame, free: [Contact], catching animation: CompletionAnimation?) -> Action {
-        let wasAnimating: Bool
-        if case .animating = state { wasAnimating = true } else { wasAnimating = false }
+        let wasAnimating = phase == .animating
         guard frame.source >= 0 && frame.source < TouchFrame.maximumSources else { return .none }
+        if frame.source < recognizers.count && recognizers[frame.source].isUnchanged(byFrameOf: free.count) {
+            return .none
+        }
         ensureRecognizer(frame.source)
         switch recognizers[frame.source].step(free: free) {
         case .none:
@@ -347,13 +413,15 @@ public struct TransitionMachine: Sendable {
             }
             var estimator = VelocityEstimator()
             estimator.add(time: frame.time, progress: p)
-            state = .interacting(Interaction(ids: ids, reference: reference, offset: offset,
-                                             progress: p, estimator: estimator, peak: p, source: frame.source))
+            startInteracting(Interaction(ids: ids, reference: reference, offset: offset,
+                                         progress: p, estimator: estimator, peak: p, source: frame.source))
             return .began(progress: p, ids: ids)
         }
     }
 
-    private mutating func release(_ interaction: Interaction, at time: Double, reason: EndReason) -> Action {
+    /// The fingers of the interaction lifted: the decision rule decides.
+    private mutating func release(at time: Double, reason: EndReason) -> Action {
+        guard let interaction else { return lostData() }
         let v = interaction.estimator.releaseVelocity(at: time)
         let decision = Decision.decide(progress: interaction.progress, velocity: v,
                                        flickVelocity: spec.flickVelocity, finishThreshold: spec.finishThreshold)
@@ -365,13 +433,24 @@ public struct TransitionMachine: Sendable {
         let animation = CompletionAnimation(from: interaction.progress, to: decision.target, at: time,
                                             velocity: velocity, spec: spec, frameRate: frameRate)
         let completesNow = animation.isEmpty
-        state = completesNow ? .idle : .animating(animation, decision)
+        if completesNow { becomeIdle() } else { startAnimating(animation, decision) }
         return .ended(progress: interaction.progress, velocity: velocity, decision: decision,
                       reason: reason, completesNow: completesNow, peak: max(interaction.peak, interaction.progress))
     }
 }
 
 extension TransitionMachine.State {
+    /// A short name for traces.
+    public var name: String {
+        switch self {
+        case .idle: return "idle"
+        case .interacting: return "interacting"
+        case .animating: return "animating"
+        }
+    }
+}
+
+extension TransitionMachine.Phase {
     /// A short name for traces.
     public var name: String {
         switch self {

@@ -10,6 +10,11 @@ public struct VelocityEstimator: Sendable, Equatable {
 
     private var times: [Double] = []
     private var values: [Double] = []
+    /// How many leading samples are known to be older than the window as
+    /// of `staleCutoff`: the next `add` goes on from there instead of
+    /// looking at them again (while the cutoff does not move back).
+    private var stale = 0
+    private var staleCutoff = -Double.infinity
     /// Time of the last sample whose progress differed from the one before it
     /// (the first sample counts as a change).
     public private(set) var lastChangeTime: Double? = nil
@@ -32,13 +37,18 @@ public struct VelocityEstimator: Sendable, Equatable {
         }
         times.append(time)
         values.append(progress)
-        // Keep only what the window can still use.
+        // Keep only what the window can still use: the leading samples
+        // older than it, dropped in bulk.
         let cutoff = time - Self.window - Self.epsilon
-        var drop = 0
+        var drop = cutoff >= staleCutoff ? stale : 0
         while drop < times.count - 1 && times[drop] < cutoff { drop += 1 }
+        staleCutoff = cutoff
         if drop > 32 || (drop > 0 && drop * 2 >= times.count) {
             times.removeFirst(drop)
             values.removeFirst(drop)
+            stale = 0
+        } else {
+            stale = drop
         }
     }
 
