@@ -26,7 +26,10 @@ public enum EvemuParser {
     /// Parses the rest of an open file whose first `filled` bytes are
     /// already in `buffer`, reading it in chunks of the buffer's size (grown
     /// only for a line longer than that).
-    static func parse(file: borrowing InputFile, buffer: inout [UInt8], filled: Int) throws(RecordingError)
+    /// `handOver`, when given, is called after each chunk with the parser:
+    /// it may take the events parsed so far (`read(path:descriptionPath:begin:more:)`).
+    static func parse(file: borrowing InputFile, buffer: inout [UInt8], filled: Int,
+                      handOver: (inout EvemuFileParser) -> Void = { _ in }) throws(RecordingError)
         -> (description: DeviceDescription?, events: [InputEvent]) {
         var parser = EvemuFileParser(path: file.path)
         parser.events.reserveCapacity((file.size ?? 0) / 30 + 8)
@@ -40,6 +43,7 @@ public enum EvemuParser {
                 try buffer.withUnsafeBufferPointer { (whole) throws(RecordingError) in
                     try parser.run(UnsafeBufferPointer(rebasing: whole[0...lastNewline]))
                 }
+                handOver(&parser)
                 let rest = filled - lastNewline - 1
                 buffer.withUnsafeMutableBufferPointer { bytes in
                     guard let base = bytes.baseAddress else { return }

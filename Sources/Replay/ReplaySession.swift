@@ -29,7 +29,7 @@ public struct ReplayError: Error, Sendable, CustomStringConvertible {
 /// gives the same events either way.
 public struct ReplaySession: Sendable {
     public private(set) var engine: TransitionEngine
-    private let inputs: [ReplayInput]
+    private var inputs: [ReplayInput]
     private let assemblers: [TouchFrameAssembler]
     /// The panel's geometry (the config's `[input]`), applied to every recording.
     public let geometry: ScreenGeometry
@@ -48,9 +48,15 @@ public struct ReplaySession: Sendable {
     /// Input events and touch frames fed to the engine so far (for metrics).
     public private(set) var inputEventsFed = 0
     public private(set) var framesFed = 0
+    /// True while the first recording's events are still being read: more
+    /// come with `appendEvents`, and `endOfEvents` says there are no more.
+    public private(set) var isReadingEvents = false
 
+    /// `readingEvents`: the first input holds only the events read so far
+    /// (at least one); the caller hands over the rest as it reads them
+    /// (`appendEvents`, then `endOfEvents`), when `needsEvents` asks.
     public init(configuration: EngineConfiguration, inputs: [ReplayInput], loops: Int = 1,
-                geometry: ScreenGeometry = .identity) throws(ReplayError) {
+                geometry: ScreenGeometry = .identity, readingEvents: Bool = false) throws(ReplayError) {
         self.geometry = geometry
         engine = TransitionEngine(configuration: try Self.resolve(configuration, for: inputs, geometry: geometry))
         self.inputs = inputs
@@ -68,7 +74,29 @@ public struct ReplaySession: Sendable {
         }
         assemblers = prepared
         assembler = first
+        isReadingEvents = readingEvents && !inputs[0].events.isEmpty
         startInput()
+    }
+
+    // MARK: Events still being read
+
+    /// True when the next step needs events that have not been handed over
+    /// yet: the first recording is still being read and holds no complete
+    /// frame beyond what was played. `step` does nothing until then.
+    public var needsEvents: Bool {
+        isReadingEvents && !isFinished && !draining && reportTime == nil
+    }
+
+    /// More events of the first recording, in file order.
+    public mutating func appendEvents(_ more: [InputEvent]) {
+        guard isReadingEvents, !more.isEmpty else { return }
+        inputs[0].events.append(contentsOf: more)
+        if inputIndex == 0 && loop == 0 && reportTime == nil { findNextReport() }
+    }
+
+    /// The first recording is read whole: its end is the end of its events.
+    public mutating func endOfEvents() {
+        isReadingEvents = false
     }
 
     /// The configuration with its lengths in millimetres in the recordings'
@@ -197,6 +225,7 @@ public struct ReplaySession: Sendable {
     /// Does what is due at `nextTime`: animation frames, or the next input
     /// frame, or the end of a recording.
     public mutating func step(into out: inout [TransitionEvent]) {
+        if needsEvents { return }
         guard !isFinished else {
             if let t = engine.nextDeadline { engine.advance(to: t, into: &out) }
             return
@@ -272,11 +301,18 @@ public struct ReplaySession: Sendable {
     /// Runs the whole replay at once (the virtual clock of `--fast`),
     /// handing batches of events to `flush`, while `keepGoing` says so
     /// (asked after each batch: the output may have gone away).
+    /// `more` hands over the rest of a recording still being read
+    /// (`readingEvents`): the next events, or nil at its end.
     public mutating func run(batch: Int = 4096, while keepGoing: () -> Bool = { true },
+                             more: () -> [InputEvent]? = { nil },
                              flush: (inout [TransitionEvent]) -> Void) {
         var out: [TransitionEvent] = []
         out.reserveCapacity(batch + 64)
         while !isFinished {
+            if needsEvents {
+                if let events = more() { appendEvents(events) } else { endOfEvents() }
+                continue
+            }
             step(into: &out)
             if out.count >= batch {
                 flush(&out)

@@ -10,7 +10,19 @@ import EventStream
 /// the engine overlap with encoding and writing. Order is kept (one queue,
 /// one thread); at most `depth` batches wait, which bounds memory. Without a
 /// thread to be had, each batch is encoded at once on the caller's.
+///
+/// Made `holding`, it writes nothing until `release()`, or drops it all on
+/// `discard()`: for a replay that starts while its recording is still being
+/// read, whose output must not begin if the file turns out to be bad. What
+/// is held is bounded by `holdLimit`: past it the encoder waits for the
+/// verdict, the batches back up, and the engine waits with them.
 final class BackgroundEncoder: @unchecked Sendable {
+    /// Whether the output may be written yet.
+    private enum Verdict: UInt8 {
+        case holding = 0
+        case release = 1
+        case discard = 2
+    }
     private enum Job {
         case bytes([UInt8])
         case events([TransitionEvent])
@@ -26,17 +38,28 @@ final class BackgroundEncoder: @unchecked Sendable {
     private let encoder: EventEncoder
     // Touched only by the encoding thread (or inline), and after `finish`.
     private var output: StandardOutput
-    private let writer = JSONWriter(capacity: 1 << 18)
+    private var writer = JSONWriter(capacity: 1 << 18)
+    /// What was encoded while holding, in order: whole writers, handed on
+    /// rather than grown (copying and faulting in the memory a second time).
+    private var held: [JSONWriter] = []
+    private var heldBytes = 0
     private let failed = Atomic<Bool>(false)
+    private let verdict: Atomic<UInt8>
+    /// Signalled once when the verdict is given.
+    private let decided = DispatchSemaphore(value: 0)
+    private let holdLimit: Int
 
     /// A write has failed: nothing more is written, and the caller stops
     /// submitting (read from any thread).
     var outputFailed: Bool { failed.load(ordering: .relaxed) }
 
-    init(encoder: EventEncoder, output: StandardOutput, depth: Int = 4) {
+    init(encoder: EventEncoder, output: StandardOutput, depth: Int = 4, holding: Bool = false,
+         holdLimit: Int = 32 << 20) {
         self.encoder = encoder
         self.output = output
         self.slots = DispatchSemaphore(value: depth)
+        self.verdict = Atomic((holding ? Verdict.holding : .release).rawValue)
+        self.holdLimit = holdLimit
         thread = try? NativeThread(name: "encoder") { [self] in
             while true {
                 waiting.wait()
@@ -54,14 +77,34 @@ final class BackgroundEncoder: @unchecked Sendable {
     /// Queues a batch; blocks while `depth` batches are waiting.
     func submit(_ events: [TransitionEvent]) { enqueue(.events(events)) }
 
-    /// Waits for every batch and writes what is left; returns the output
+    /// The output held so far, and all that follows, is to be written.
+    func release() { decide(.release) }
+
+    /// The output held so far, and all that follows, is dropped.
+    func discard() { decide(.discard) }
+
+    private func decide(_ given: Verdict) {
+        guard verdict.compareExchange(expected: Verdict.holding.rawValue, desired: given.rawValue,
+                                      ordering: .acquiringAndReleasing).exchanged else { return }
+        decided.signal()
+    }
+
+    private var currentVerdict: Verdict { Verdict(rawValue: verdict.load(ordering: .acquiring)) ?? .discard }
+
+    /// Waits for every batch and writes what is left (unless discarded or
+    /// still held: a caller gives its verdict first); returns the output
     /// (with its error state).
     func finish() -> StandardOutput {
         if let thread {
             enqueue(.finish)
             thread.join()
         }
-        output.write(writer)
+        if currentVerdict == .release {
+            writeHeld()
+            output.write(writer)
+        }
+        held = []
+        writer.reset()
         return output
     }
 
@@ -78,13 +121,40 @@ final class BackgroundEncoder: @unchecked Sendable {
             writer.raw(bytes)
         case .events(let events):
             guard !output.closed else { return }
+            var given = currentVerdict
+            if given == .discard { return dropAll() }
             for e in events { encoder.encode(e, into: writer) }
-            if writer.count >= 1 << 17 {
-                output.write(writer)
-                if output.closed { failed.store(true, ordering: .relaxed) }
+            guard writer.count >= 1 << 17 else { return }
+            if given == .holding {
+                heldBytes += writer.count
+                held.append(writer)
+                writer = JSONWriter(capacity: 1 << 18)
+                if heldBytes < holdLimit { return }
+                // Enough held: wait for the verdict (the engine backs up behind us).
+                decided.wait()
+                decided.signal()
+                given = currentVerdict
+                if given == .discard { return dropAll() }
             }
+            writeHeld()
+            output.write(writer)
+            if output.closed { failed.store(true, ordering: .relaxed) }
         case .finish:
             return
         }
+    }
+
+    /// Writes what was held, once released.
+    private func writeHeld() {
+        guard !held.isEmpty else { return }
+        for chunk in held { output.write(chunk) }
+        held = []
+        heldBytes = 0
+    }
+
+    private func dropAll() {
+        held = []
+        heldBytes = 0
+        writer.reset()
     }
 }

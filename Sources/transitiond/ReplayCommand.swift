@@ -98,11 +98,16 @@ struct ReplayCommand: ParsableCommand {
         try reportingFailures {
             let daemon = try loadDaemonConfiguration(config)
             let configuration = daemon.engine
-            let inputs = try recordings.map(loadRecording)
+            // `--fast` NDJSON of one recording starts while the file is still
+            // being read (RecordingReadAhead); everything else loads it whole.
+            let ndjsonOut = json || !StandardOutput.isTerminal
+            let readAhead = fast && ndjsonOut && socket == nil && plot == nil && !explain && recordings.count == 1
+                ? try RecordingReadAhead(path: recordings[0], description: description) : nil
+            let inputs = try readAhead.map { [try $0.first()] } ?? recordings.map(loadRecording)
             var session: ReplaySession
             do {
                 session = try ReplaySession(configuration: configuration, inputs: inputs, loops: loop,
-                                            geometry: daemon.input.geometry())
+                                            geometry: daemon.input.geometry(), readingEvents: readAhead != nil)
             } catch let error as ReplayError {
                 throw Failure(.dataError, error.description)
             }
@@ -149,7 +154,30 @@ struct ReplayCommand: ParsableCommand {
                 encoder.hello(active: [], geometry: session.geometry, into: writer)
             }
 
-            if fast, live == nil {
+            if fast, live == nil, let readAhead {
+                // Nothing is written until the whole file has read well.
+                let background = BackgroundEncoder(encoder: encoder, output: out, holding: true)
+                readAhead.whenRead { readWell in
+                    if readWell { background.release() } else { background.discard() }
+                }
+                background.submit(writer.bytes)
+                writer.reset()
+                var read = false
+                session.run(batch: 8192, while: { !background.outputFailed }, more: {
+                    let events = readAhead.next()
+                    if events == nil { read = true }
+                    return events
+                }) { events in background.submit(events) }
+                // Stopped early (the output failed): the rest of the file still decides.
+                while !read && readAhead.next() != nil {}
+                if let failure = readAhead.failure {
+                    background.discard()
+                    _ = background.finish()
+                    throw Failure(.dataError, failure.description)
+                }
+                background.release()
+                out = background.finish()
+            } else if fast, live == nil {
                 let background = BackgroundEncoder(encoder: encoder, output: out)
                 background.submit(writer.bytes)
                 writer.reset()
