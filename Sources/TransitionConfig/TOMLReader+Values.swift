@@ -5,7 +5,7 @@ extension TOMLReader {
 
     /// The value at the reader's position, for the key `key` (its full path,
     /// for messages and for the path of an inline table).
-    mutating func readValue(key: @escaping KeyText) throws(ConfigError) -> TOMLNode {
+    mutating func readValue(key: KeyText) throws(ConfigError) -> TOMLNode {
         let valueLine = line
         let valueColumn = column()
         let start = pos
@@ -122,7 +122,7 @@ extension TOMLReader {
 
     /// `[ value, value, … ]`: any values, over any lines, comments between,
     /// one trailing comma allowed.
-    private mutating func readArray(key: @escaping KeyText) throws(ConfigError) -> [TOMLNode] {
+    private mutating func readArray(key: KeyText) throws(ConfigError) -> [TOMLNode] {
         let openLine = line
         let openColumn = column()
         pos += 1
@@ -137,7 +137,7 @@ extension TOMLReader {
                 throw error(key: key(), "expected a value in the array, found ','")
             }
             let number = elements.count + 1
-            elements.append(try readValue(key: { key() + "[\(number)]" }))
+            elements.append(try readValue(key: key.element(number)))
             try skipArraySpace(key: key, openLine: openLine, openColumn: openColumn)
             switch peek() {
             case UInt8(ascii: ","):
@@ -169,7 +169,7 @@ extension TOMLReader {
     /// `{ key = value, … }` on one line (values inside may span lines),
     /// dotted keys allowed, no trailing comma. Complete as written: nothing
     /// may add to it later.
-    private mutating func readInlineTable(key: @escaping KeyText, line openLine: Int) throws(ConfigError) -> TOMLTable {
+    private mutating func readInlineTable(key: KeyText, line openLine: Int) throws(ConfigError) -> TOMLTable {
         let table = TOMLTable(line: openLine, origin: .dotted, path: key)
         pos += 1
         skipSpaces()

@@ -17,8 +17,8 @@
 /// This file reads lines, keys and table headers; TOMLReader+Values.swift
 /// reads values, TOMLReader+Strings.swift strings, and
 /// TOMLReader+Scanning.swift holds the byte-level helpers and messages.
-/// A key's path for messages, made only when one is needed.
-typealias KeyText = () -> String
+/// A key's path for messages, its text made only when one is needed (`key()`).
+typealias KeyText = TOMLPath
 
 struct TOMLReader {
     let bytes: [UInt8]
@@ -42,7 +42,7 @@ struct TOMLReader {
     private init(bytes: [UInt8], file: String) {
         self.bytes = bytes
         self.file = file
-        root = TOMLTable(line: 1, origin: .root) { "" }
+        root = TOMLTable(line: 1, origin: .root, path: TOMLPath())
         current = root
     }
 
@@ -116,11 +116,8 @@ struct TOMLReader {
         let keyColumn = column()
         let keys = try readKeyPath()
         let last = keys[keys.count - 1]
-        // The table's path maker, not the table: a table's path maker must
-        // not hold its parent (which holds the table).
-        let fullPath: KeyText = { [path = table.pathMaker] in
-            keys.reduce(path.text) { path, key in path.isEmpty ? TOMLKey.display(key) : path + "." + TOMLKey.display(key) }
-        }
+        // The table's path, not the table: a path must not hold a table.
+        let fullPath = table.pathMaker.appending(keys)
         skipSpaces()
         guard peek() == UInt8(ascii: "=") else {
             throw error(key: fullPath(), "expected '=' after the key, found \(found())")
@@ -147,7 +144,7 @@ struct TOMLReader {
     private mutating func dottedTable(_ key: String, in table: TOMLTable, line keyLine: Int, column keyColumn: Int,
                                       fullPath: KeyText) throws(ConfigError) -> TOMLTable {
         guard let node = table[key] else {
-            let child = TOMLTable(line: keyLine, origin: .dotted) { [path = table.pathMaker] in path.child(key) }
+            let child = TOMLTable(line: keyLine, origin: .dotted, path: table.pathMaker.appending([key]))
             table.insert(key, TOMLNode(value: .table(child), line: keyLine, column: keyColumn, raw: TOMLKey.display(key)))
             return child
         }
@@ -244,7 +241,7 @@ struct TOMLReader {
         let shown = isArray ? "[[\(header)]]" : "[\(header)]"
         var table = root
         for key in keys.dropLast() {
-            let path = { [path = table.pathMaker] in path.child(key) }
+            let path = table.pathMaker.appending([key])
             guard let node = table[key] else {
                 let child = TOMLTable(line: headerLine, origin: .implicit, path: path)
                 table.insert(key, TOMLNode(value: .table(child), line: headerLine, column: headerColumn, raw: shown))
@@ -266,10 +263,10 @@ struct TOMLReader {
         }
 
         let last = keys[keys.count - 1]
-        let pathOfLast = { [path = table.pathMaker] in path.child(last) }
+        let pathOfLast = table.pathMaker.appending([last])
         guard let node = table[last] else {
             if isArray {
-                let element = TOMLTable(line: headerLine, origin: .arrayElement) { pathOfLast() + "[1]" }
+                let element = TOMLTable(line: headerLine, origin: .arrayElement, path: pathOfLast.element(1))
                 table.insert(last, TOMLNode(value: .tableArray(TOMLTableArray(first: element)),
                                             line: headerLine, column: headerColumn, raw: shown))
                 current = element
@@ -284,7 +281,7 @@ struct TOMLReader {
         switch node.value {
         case .tableArray(let array) where isArray:
             let number = array.tables.count + 1
-            let element = TOMLTable(line: headerLine, origin: .arrayElement) { pathOfLast() + "[\(number)]" }
+            let element = TOMLTable(line: headerLine, origin: .arrayElement, path: pathOfLast.element(number))
             array.append(element)
             current = element
         case .table(let existing) where !isArray && existing.origin == .implicit:

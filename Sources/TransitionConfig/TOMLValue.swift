@@ -89,11 +89,11 @@ final class TOMLTable {
     /// one key.
     private var nodes: [[UInt8]: TOMLNode] = [:]
 
-    /// A table whose key path is made by `path` when first asked for.
-    init(line: Int, origin: Origin, path: @escaping () -> String) {
+    /// A table at the key path `path` (its text made when first asked for).
+    init(line: Int, origin: Origin, path: TOMLPath) {
         self.line = line
         self.origin = origin
-        self.pathMaker = TOMLPath(path)
+        self.pathMaker = path
     }
 
     /// The key path of the table for messages: `""`, `transition[2]`.
@@ -124,26 +124,63 @@ final class TOMLTable {
     func childPath(_ key: String) -> String { pathMaker.child(key) }
 }
 
-/// A table's key path for messages, made once, when first asked for (a
-/// document may hold millions of tables under a long key: their paths are
-/// made only for messages). What makes a child's path holds its parent's
-/// `TOMLPath`, never the parent table: no cycle, and no weak reference
-/// (whose side table the Swift 6.3 runtime never frees).
+/// A key path for messages (of a table, a key or an array element), its
+/// text made once, when first asked for: a document may hold millions of
+/// keys and tables under a long key, and their paths are made only for
+/// messages. A path holds its parent path, never a table: no cycle, and no
+/// weak reference (whose side table the Swift 6.3 runtime never frees).
+/// Plain data, not a closure: a closure capturing the parent path and the
+/// key's parts was reported by LeakSanitizer as leaking both, once per key
+/// read (docs/fuzzing.md).
 final class TOMLPath {
-    private var make: (() -> String)?
+    private enum Step {
+        case root
+        /// `parent.a.b` (dotted keys, a header's parts).
+        case keys(TOMLPath, [String])
+        /// `parent[n]`: an element of an array (from 1).
+        case element(TOMLPath, Int)
+    }
+
+    private let step: Step
     private var made: String?
 
-    init(_ make: @escaping () -> String) {
-        self.make = make
+    /// The document's root: the empty path.
+    init() {
+        step = .root
+        made = ""
     }
+
+    private init(_ step: Step) {
+        self.step = step
+    }
+
+    /// The path of `keys` under this one.
+    func appending(_ keys: [String]) -> TOMLPath { TOMLPath(.keys(self, keys)) }
+
+    /// The path of the `number`th element (from 1) of the array at this path.
+    func element(_ number: Int) -> TOMLPath { TOMLPath(.element(self, number)) }
 
     var text: String {
         if let made { return made }
-        let text = make?() ?? ""
+        var text: String
+        switch step {
+        case .root:
+            text = ""
+        case .keys(let parent, let keys):
+            text = parent.text
+            for key in keys {
+                let shown = TOMLKey.display(key)
+                text = text.isEmpty ? shown : text + "." + shown
+            }
+        case .element(let parent, let number):
+            text = parent.text + "[\(number)]"
+        }
         made = text
-        make = nil
         return text
     }
+
+    /// The text, as a key's path for messages is asked for: `key()`.
+    func callAsFunction() -> String { text }
 
     /// The path of a key under this one: `transition[2].name`.
     func child(_ key: String) -> String {
