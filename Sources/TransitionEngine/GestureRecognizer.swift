@@ -63,6 +63,7 @@ public struct GestureRecognizer: Sendable, Equatable {
     }
 
     /// Takes one frame's free contacts.
+    @inline(__always)
     public mutating func step(free contacts: [Contact]) -> Action {
         let n = kind.fingers
         let count = contacts.count

@@ -190,6 +190,7 @@ public struct TransitionMachine: Sendable {
     /// A touch frame. `free` are the contacts no transition has claimed;
     /// an interacting transition looks at its own contacts in `frame`.
     /// Animation frames up to `frame.time` must have been taken first.
+    @inline(__always)
     public mutating func handleFrame(_ frame: TouchFrame, free: [Contact]) -> Action {
         switch phase {
         case .idle:
@@ -208,6 +209,7 @@ public struct TransitionMachine: Sendable {
     /// One frame for an interaction driven by its contacts, updated in
     /// place (its arrays stay uniquely referenced, nothing is copied): its
     /// progress, or nil when its contacts lifted.
+    @inline(__always)
     private static func follow(_ interaction: inout Interaction, _ frame: TouchFrame,
                                gesture: GestureKind, distance: Double) -> Action? {
         if interaction.driven || interaction.source != frame.source { return Action.none }
@@ -386,6 +388,7 @@ public struct TransitionMachine: Sendable {
         return current.count < ids.count ? nil : GestureReference(of: current)
     }
 
+    @inline(__always)
     private mutating func recognize(_ frame: TouchFrame, free: [Contact], catching animation: CompletionAnimation?) -> Action {
         let wasAnimating = phase == .animating
         guard frame.source >= 0 && frame.source < TouchFrame.maximumSources else { return .none }
