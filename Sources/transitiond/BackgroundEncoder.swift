@@ -48,6 +48,10 @@ final class BackgroundEncoder: @unchecked Sendable {
     /// Signalled once when the verdict is given.
     private let decided = DispatchSemaphore(value: 0)
     private let holdLimit: Int
+    /// Emptied batches, given back for the engine to fill again: a batch
+    /// the engine kept after handing it over would be copied on its next
+    /// write, into memory faulted in afresh every time.
+    private let emptied = Locked<[[TransitionEvent]]>([])
 
     /// A write has failed: nothing more is written, and the caller stops
     /// submitting (read from any thread).
@@ -63,10 +67,15 @@ final class BackgroundEncoder: @unchecked Sendable {
         thread = try? NativeThread(name: "encoder") { [self] in
             while true {
                 waiting.wait()
-                let job = jobs.withLock { $0.removeFirst() }
+                var job = jobs.withLock { $0.removeFirst() }
                 defer { slots.signal() }
                 if case .finish = job { return }
                 perform(job)
+                if case .events(var batch) = job {
+                    job = .finish   // the batch's only reference is now `batch`
+                    batch.removeAll(keepingCapacity: true)
+                    emptied.withLock { $0.append(batch) }
+                }
             }
         }
     }
@@ -76,6 +85,15 @@ final class BackgroundEncoder: @unchecked Sendable {
 
     /// Queues a batch; blocks while `depth` batches are waiting.
     func submit(_ events: [TransitionEvent]) { enqueue(.events(events)) }
+
+    /// Queues a batch and leaves `events` an empty one to fill next (one
+    /// given back by the encoder when there is one).
+    func submit(_ events: inout [TransitionEvent]) {
+        let batch = events
+        events = emptied.withLock { $0.popLast() } ?? []
+        if events.isEmpty && events.capacity < batch.count { events.reserveCapacity(batch.capacity) }
+        enqueue(.events(batch))
+    }
 
     /// The output held so far, and all that follows, is to be written.
     func release() { decide(.release) }

@@ -167,7 +167,7 @@ struct ReplayCommand: ParsableCommand {
                     let events = readAhead.next()
                     if events == nil { read = true }
                     return events
-                }) { events in background.submit(events) }
+                }) { events in background.submit(&events) }
                 // Stopped early (the output failed): the rest of the file still decides.
                 while !read && readAhead.next() != nil {}
                 if let failure = readAhead.failure {
@@ -181,7 +181,7 @@ struct ReplayCommand: ParsableCommand {
                 let background = BackgroundEncoder(encoder: encoder, output: out)
                 background.submit(writer.bytes)
                 writer.reset()
-                session.run(batch: 8192, while: { !background.outputFailed }) { events in background.submit(events) }
+                session.run(batch: 8192, while: { !background.outputFailed }) { events in background.submit(&events) }
                 out = background.finish()
             } else if fast {
                 session.run { events in
