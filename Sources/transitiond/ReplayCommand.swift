@@ -76,6 +76,11 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: .hidden)
     var stampSent = false
 
+    /// How much output a replay that started before its recording was read
+    /// whole holds back (tests make it small, to see the replay wait).
+    @Option(help: .hidden)
+    var holdLimit: Int = 32 << 20
+
     func validate() throws {
         if fast && speed != nil { throw ValidationError("--fast and --speed exclude each other") }
         if let speed, !(speed >= 0.001 && speed <= 1000) {
@@ -156,7 +161,8 @@ struct ReplayCommand: ParsableCommand {
 
             if fast, live == nil, let readAhead {
                 // Nothing is written until the whole file has read well.
-                let background = BackgroundEncoder(encoder: encoder, output: out, holding: true)
+                let background = BackgroundEncoder(encoder: encoder, output: out, holding: true,
+                                                   holdLimit: max(1, holdLimit))
                 readAhead.whenRead { readWell in
                     if readWell { background.release() } else { background.discard() }
                 }
