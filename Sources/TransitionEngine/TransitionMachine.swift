@@ -21,6 +21,10 @@ public struct TransitionMachine: Sendable {
         public var peak: Double = 0
         /// The touchscreen whose contacts drive it.
         public var source: Int = 0
+
+        /// What the machine holds when nothing interacts.
+        static let none = Interaction(ids: [], reference: GestureReference(centroidX: 0, centroidY: 0, spread: 0),
+                                      offset: 0, progress: 0, estimator: VelocityEstimator())
     }
 
     public enum State: Sendable, Equatable {
@@ -67,8 +71,9 @@ public struct TransitionMachine: Sendable {
     /// back retained and released its arrays on every frame (docs/benchmarks.md,
     /// "Replay throughput"). `state` puts the three together for readers.
     public private(set) var phase: Phase = .idle
-    /// The interaction while `phase == .interacting`.
-    private var interaction: Interaction? = nil
+    /// The interaction while `phase == .interacting` (`Interaction.none`
+    /// otherwise: not an optional, whose every check copied it).
+    private var interaction: Interaction = .none
     /// The animation and its decision while `phase == .animating`.
     private var animation: CompletionAnimation? = nil
     private var animationDecision: Decision = .cancel
@@ -86,7 +91,6 @@ public struct TransitionMachine: Sendable {
         case .idle:
             return .idle
         case .interacting:
-            guard let interaction else { return .idle }
             return .interacting(interaction)
         case .animating:
             guard let animation else { return .idle }
@@ -98,7 +102,7 @@ public struct TransitionMachine: Sendable {
 
     private mutating func becomeIdle() {
         phase = .idle
-        interaction = nil
+        interaction = .none
         animation = nil
     }
 
@@ -112,7 +116,7 @@ public struct TransitionMachine: Sendable {
         phase = .animating
         animation = new
         animationDecision = decision
-        interaction = nil
+        interaction = .none
     }
     /// One recogniser per touchscreen (index = source), made when a
     /// source's first frame arrives: fingers on two panels never combine.
@@ -176,12 +180,12 @@ public struct TransitionMachine: Sendable {
     }
 
     public var ownedContacts: [Int] {
-        phase == .interacting ? interaction?.ids ?? [] : []
+        phase == .interacting ? interaction.ids : []
     }
 
     /// The touchscreen whose contacts drive it (nil unless a finger drives it).
     public var ownedSource: Int? {
-        guard phase == .interacting, let interaction, !interaction.driven else { return nil }
+        guard phase == .interacting, !interaction.driven else { return nil }
         return interaction.source
     }
 
@@ -198,8 +202,7 @@ public struct TransitionMachine: Sendable {
         case .animating:
             return recognize(frame, free: free, catching: spec.interruptible ? animation : nil)
         case .interacting:
-            guard interaction != nil else { return lostData() }
-            guard let action = Self.follow(&interaction!, frame, gesture: spec.gesture, distance: spec.distance) else {
+            guard let action = Self.follow(&interaction, frame, gesture: spec.gesture, distance: spec.distance) else {
                 return release(at: frame.time, reason: .released)
             }
             return action
@@ -250,7 +253,6 @@ public struct TransitionMachine: Sendable {
         case .idle, .animating:
             return .none
         case .interacting:
-            guard let interaction else { return lostData() }
             return end(interaction, at: time, velocity: 0, decision: .cancel, reason: reason)
         }
     }
@@ -273,15 +275,14 @@ public struct TransitionMachine: Sendable {
             blockOrReset(fingersDown: fingersDown)
             return .began(progress: p, ids: [])
         case .interacting:
-            guard interaction != nil else { return lostData() }
-            guard interaction!.driven else {
+            guard interaction.driven else {
                 return .refused(code: .busy, message: "a gesture is driving \(spec.name)")
             }
-            let previous = interaction!.progress
-            interaction!.estimator.add(time: time, progress: p)
-            interaction!.progress = p
-            interaction!.peak = max(interaction!.peak, p)
-            let velocity = interaction!.estimator.releaseVelocity(at: time)
+            let previous = interaction.progress
+            interaction.estimator.add(time: time, progress: p)
+            interaction.progress = p
+            interaction.peak = max(interaction.peak, p)
+            let velocity = interaction.estimator.releaseVelocity(at: time)
             return p == previous ? .none : .changed(progress: p, velocity: velocity)
         }
     }
@@ -293,7 +294,6 @@ public struct TransitionMachine: Sendable {
         case .idle, .animating:
             return .refused(code: .notActive, message: "no command is driving \(spec.name)")
         case .interacting:
-            guard let interaction else { return lostData() }
             guard interaction.driven else {
                 return .refused(code: .busy, message: "a gesture is driving \(spec.name)")
             }
@@ -325,7 +325,6 @@ public struct TransitionMachine: Sendable {
         case .idle, .animating:
             return .refused(code: .notActive, message: "\(spec.name) is not interactive now (\(phase.name))")
         case .interacting:
-            guard let interaction else { return lostData() }
             return end(interaction, at: time, velocity: 0, decision: .cancel, reason: .command)
         }
     }
@@ -338,7 +337,6 @@ public struct TransitionMachine: Sendable {
         case .idle, .animating:
             return .refused(code: .notActive, message: "no command is driving \(spec.name)")
         case .interacting:
-            guard let interaction else { return lostData() }
             guard interaction.driven else {
                 return .refused(code: .notActive, message: "a gesture, not a command, is driving \(spec.name)")
             }
@@ -352,7 +350,7 @@ public struct TransitionMachine: Sendable {
         case .idle:
             return .none
         case .interacting:
-            let progress = interaction?.progress ?? 0
+            let progress = interaction.progress
             becomeIdle()
             return .abandoned(progress: progress)
         case .animating:
@@ -424,7 +422,6 @@ public struct TransitionMachine: Sendable {
 
     /// The fingers of the interaction lifted: the decision rule decides.
     private mutating func release(at time: Double, reason: EndReason) -> Action {
-        guard let interaction else { return lostData() }
         let v = interaction.estimator.releaseVelocity(at: time)
         let decision = Decision.decide(progress: interaction.progress, velocity: v,
                                        flickVelocity: spec.flickVelocity, finishThreshold: spec.finishThreshold)
