@@ -18,6 +18,22 @@ public struct EventEncoder: Sendable {
     private let heads: [[[UInt8]]]
     /// `"PROPERTY":` pre-encoded per transition and track.
     private let trackKeys: [[[UInt8]]]
+    /// Each track's numbers per transition, apart from its name: reading
+    /// them copies nothing that is counted.
+    private let trackCurves: [[TrackCurve]]
+
+    private struct TrackCurve {
+        var start, duration, from, to: Double
+        var curve: TimingCurve
+
+        init(_ track: KeyframeTrack) {
+            (start, duration, from, to, curve) = (track.start, track.duration, track.from, track.to, track.curve)
+        }
+
+        func value(at p: Double) -> Double {
+            KeyframeTrack.value(at: p, start: start, duration: duration, from: from, to: to, curve: curve)
+        }
+    }
 
     /// How many of the transitions `hello` lists (the current config's;
     /// the rest are an earlier config's still in flight).
@@ -47,6 +63,7 @@ public struct EventEncoder: Sendable {
         }
         heads = prefixes
         trackKeys = keys
+        trackCurves = configuration.transitions.map { $0.keyframes.map(TrackCurve.init) }
     }
 
     /// Appends one event's line (with its `\n`).
@@ -91,11 +108,11 @@ public struct EventEncoder: Sendable {
     /// `,"values":{…}` for a transition at a progress.
     private func values(transition: Int, progress: Double, into w: JSONWriter) {
         w.raw(",\"values\":{")
-        let tracks = configuration.transitions[transition].keyframes
-        for (k, track) in tracks.enumerated() {
+        let curves = trackCurves[transition]
+        for k in curves.indices {
             if k > 0 { w.raw(",") }
             w.raw(trackKeys[transition][k])
-            w.number(track.value(at: progress))
+            w.number(curves[k].value(at: progress))
         }
         w.raw("}")
     }

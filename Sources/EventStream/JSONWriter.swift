@@ -133,9 +133,14 @@ public struct JSONWriter: @unchecked Sendable {
             if value.isFinite { large(value) } else { byte(UInt8(ascii: "0")) }
             return
         }
-        let scaled = (value * 1_000_000).rounded()
-        if scaled == 0 { byte(UInt8(ascii: "0")); return }
+        // `(value * 1e6).rounded()` (half away from zero) without a call
+        // into libm: the conversion truncates, and the part it cut off is
+        // exact (Sterbenz), so comparing it with ±0.5 rounds exactly alike.
+        let scaled = value * 1_000_000
         var micros = Int64(scaled)
+        let cut = scaled - Double(micros)
+        if cut >= 0.5 { micros += 1 } else if cut <= -0.5 { micros -= 1 }
+        if micros == 0 { byte(UInt8(ascii: "0")); return }
         if micros < 0 { byte(UInt8(ascii: "-")); micros = -micros }
         let whole = UInt64(micros / 1_000_000)
         var fraction = UInt64(micros % 1_000_000)

@@ -19,6 +19,45 @@ struct JSONWriterTests {
         #expect(text { $0.number(value) } == expected)
     }
 
+    /// The six-decimal path rounds half away from zero without libm's
+    /// `round`: on halves, near halves, across magnitudes and signs it
+    /// writes what `(value * 1e6).rounded()` gives.
+    @Test func numbersRoundAsRoundedDoes() {
+        func reference(_ value: Double) -> String {
+            let scaled = (value * 1_000_000).rounded()
+            if scaled == 0 { return "0" }
+            let micros = Int64(scaled)
+            let sign = micros < 0 ? "-" : ""
+            let magnitude = micros.magnitude
+            var fraction = String(magnitude % 1_000_000)
+            fraction = String(repeating: "0", count: 6 - fraction.count) + fraction
+            while fraction.hasSuffix("0") { fraction.removeLast() }
+            return sign + String(magnitude / 1_000_000) + (fraction.isEmpty ? "" : "." + fraction)
+        }
+        var values: [Double] = [0.5e-6, -0.5e-6, 1.5e-6, 2.5e-6, -2.5e-6, 0.4999999e-6, 1.0000005, -1.0000005,
+                                0.9999995, 8.9999999999995e12, -8.9999999999995e12, 4503599627.3704965,
+                                0.1 + 0.2, 1 / 3, -1 / 3, 2.0000004999999999, .ulpOfOne, -.ulpOfOne]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let exponent = Double(Int.random(in: -9...12, using: &generator))
+            values.append(Double.random(in: -1...1, using: &generator) * pow10(exponent))
+            // A half micro exactly, or a hair either side of one.
+            let half = (Double(Int.random(in: -2_000_000...2_000_000, using: &generator)) + 0.5) / 1_000_000
+            values.append(half)
+            values.append(half.nextUp)
+            values.append(half.nextDown)
+        }
+        for value in values {
+            #expect(text { $0.number(value) } == reference(value), "\(value)")
+        }
+    }
+
+    private func pow10(_ e: Double) -> Double {
+        var r = 1.0
+        for _ in 0..<Int(abs(e)) { r *= 10 }
+        return e < 0 ? 1 / r : r
+    }
+
     @Test func nonFiniteNumbersStayValidJSON() {
         #expect(text { $0.number(.nan) } == "0")
         #expect(text { $0.number(.infinity) } == "0")
