@@ -87,10 +87,24 @@ public struct ReplaySession: Sendable {
         isReadingEvents && !isFinished && !draining && reportTime == nil
     }
 
-    /// More events of the first recording, in file order.
+    /// More events of the first recording, in file order. A replay that
+    /// plays its one recording once keeps only what it has not played yet
+    /// (the tail of a frame): its memory stays that of a few parts,
+    /// whatever the recording's length.
     public mutating func appendEvents(_ more: [InputEvent]) {
         guard isReadingEvents, !more.isEmpty else { return }
-        inputs[0].events.append(contentsOf: more)
+        if loops == 1 && inputs.count == 1 && reportTime == nil {
+            var kept = Array(inputs[0].events[eventIndex...])
+            if kept.isEmpty {
+                kept = more
+            } else {
+                kept.append(contentsOf: more)
+            }
+            inputs[0].events = kept
+            eventIndex = 0
+        } else {
+            inputs[0].events.append(contentsOf: more)
+        }
         if inputIndex == 0 && loop == 0 && reportTime == nil { findNextReport() }
     }
 
@@ -133,7 +147,7 @@ public struct ReplaySession: Sendable {
     /// waited for its clients, so that time never goes back. Only before
     /// the first step.
     public mutating func begin(at time: Double) {
-        guard time > 0, time.isFinite, loop == 0, inputIndex == 0, eventIndex == 0, !draining else { return }
+        guard time > 0, time.isFinite, loop == 0, inputIndex == 0, inputEventsFed == 0, !draining else { return }
         base = Int64((time * 1e6).rounded(.up))
         startInput()
     }
