@@ -97,6 +97,7 @@ public struct TransitionEngine: Sendable {
                 if touchedDown { explanations?.append(.rejected(transition: i, time: frame.time, why: .disabled)) }
                 continue
             }
+            if machines[i].ignoresFrame(of: source, freeCount: free.count) { continue }
             if let bound = configuration.transitions[i].device, !(sourceNames[source]?.contains(bound) ?? false) { continue }
             let action = machines[i].handleFrame(frame, free: free)
             if case .none = action { continue }

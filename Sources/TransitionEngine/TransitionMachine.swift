@@ -386,13 +386,22 @@ public struct TransitionMachine: Sendable {
         return current.count < ids.count ? nil : GestureReference(of: current)
     }
 
+    /// True when a frame of `source` with `freeCount` free contacts can
+    /// change nothing here: not interacting, and the source's recogniser
+    /// would keep its state (`handleFrame` would return `.none`). The
+    /// engine asks first and skips the frame: most frames are of no concern
+    /// to most transitions.
+    @inline(__always)
+    public func ignoresFrame(of source: Int, freeCount: Int) -> Bool {
+        phase != .interacting && source >= 0 && source < recognizers.count
+            && recognizers[source].isUnchanged(byFrameOf: freeCount)
+    }
+
     @inline(__always)
     private mutating func recognize(_ frame: TouchFrame, free: [Contact], catching animation: CompletionAnimation?) -> Action {
         let wasAnimating = phase == .animating
         guard frame.source >= 0 && frame.source < TouchFrame.maximumSources else { return .none }
-        if frame.source < recognizers.count && recognizers[frame.source].isUnchanged(byFrameOf: free.count) {
-            return .none
-        }
+        if ignoresFrame(of: frame.source, freeCount: free.count) { return .none }
         ensureRecognizer(frame.source)
         switch recognizers[frame.source].step(free: free) {
         case .none:
