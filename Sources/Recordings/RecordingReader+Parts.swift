@@ -60,11 +60,20 @@ extension RecordingReader {
 }
 
 extension EvemuFileParser {
-    /// The events parsed so far, leaving none (with room for the next chunk's).
+    /// The events parsed so far up to the last `SYN_REPORT` among them,
+    /// leaving the rest (a frame not yet complete) for the next part: a
+    /// replay then plays each part to its end and keeps nothing of it.
     mutating func takeEvents() -> [InputEvent] {
-        var taken: [InputEvent] = []
-        taken.reserveCapacity(RecordingReader.chunkSize / 16)
-        swap(&taken, &events)
-        return taken
+        var end = events.count
+        while end > 0 && !(events[end - 1].type == EventCode.EV_SYN && events[end - 1].code == EventCode.SYN_REPORT) {
+            end -= 1
+        }
+        if end == 0 { end = events.count }   // no frame ends here: all of it
+        var rest: [InputEvent] = []
+        rest.reserveCapacity(RecordingReader.chunkSize / 16)
+        rest.append(contentsOf: events[end...])
+        events.removeSubrange(end...)
+        swap(&rest, &events)
+        return rest
     }
 }
