@@ -118,6 +118,7 @@ public struct TransitionMachine: Sendable {
         animationDecision = decision
         interaction = .none
     }
+
     /// One recogniser per touchscreen (index = source), made when a
     /// source's first frame arrives: fingers on two panels never combine.
     public private(set) var recognizers: [GestureRecognizer] = []
