@@ -83,11 +83,9 @@ final class BackgroundEncoder: @unchecked Sendable {
     /// Queues raw bytes (the hello line) in order with the events.
     func submit(_ bytes: [UInt8]) { enqueue(.bytes(bytes)) }
 
-    /// Queues a batch; blocks while `depth` batches are waiting.
-    func submit(_ events: [TransitionEvent]) { enqueue(.events(events)) }
-
-    /// Queues a batch and leaves `events` an empty one to fill next (one
-    /// given back by the encoder when there is one).
+    /// Queues a batch (blocking while `depth` batches are waiting) and
+    /// leaves `events` an empty one to fill next (one given back by the
+    /// encoder when there is one).
     func submit(_ events: inout [TransitionEvent]) {
         let batch = events
         events = emptied.withLock { $0.popLast() } ?? []
