@@ -21,6 +21,17 @@ public struct EventEncoder: Sendable {
     /// Each track's numbers per transition, apart from its name: reading
     /// them copies nothing that is counted.
     private let trackCurves: [[TrackCurve]]
+    /// The same heads and keys, for the hot path, laid end to end in one
+    /// buffer (`pieces`): transition `t`'s head of kind `k` is
+    /// `headRanges[t * kinds + k]`, its tracks are `lineTracks[t]`.
+    private let pieces: [UInt8]
+    private let headRanges: [Range<Int>]
+    private let lineTracks: [[LineTrack]]
+    /// The longest line each transition's events can take.
+    private let lineBounds: [Int]
+    /// How many kinds of event there are (a stored value: a static one
+    /// would be looked up through a lazy initialiser on every event).
+    private let kinds = TransitionEvent.Kind.allCases.count
 
     private struct TrackCurve {
         var start, duration, from, to: Double
@@ -33,6 +44,12 @@ public struct EventEncoder: Sendable {
         func value(at p: Double) -> Double {
             KeyframeTrack.value(at: p, start: start, duration: duration, from: from, to: to, curve: curve)
         }
+    }
+
+    /// A track for the hot path: where its key is in `pieces`, and its curve.
+    private struct LineTrack {
+        var key: Range<Int>
+        var curve: TrackCurve
     }
 
     /// How many of the transitions `hello` lists (the current config's;
@@ -64,45 +81,73 @@ public struct EventEncoder: Sendable {
         heads = prefixes
         trackKeys = keys
         trackCurves = configuration.transitions.map { $0.keyframes.map(TrackCurve.init) }
+        var pieces: [UInt8] = []
+        func place(_ bytes: [UInt8]) -> Range<Int> {
+            pieces += bytes
+            return pieces.count - bytes.count..<pieces.count
+        }
+        headRanges = prefixes.flatMap { $0.map(place) }
+        lineTracks = zip(keys, trackCurves).map { keys, curves in
+            zip(keys, curves).map { LineTrack(key: place($0), curve: $1) }
+        }
+        self.pieces = pieces
+        // The head, then the keys and a number for each track, and room
+        // for every other field an event can carry (seq, six numbers, the
+        // decision and the reason).
+        lineBounds = zip(prefixes, keys).map { heads, keys in
+            heads.map(\.count).max()! + keys.reduce(0) { $0 + $1.count + 1 + JSONCursor.longestNumber }
+                + JSONCursor.longestInteger + 6 * JSONCursor.longestNumber + 256
+        }
     }
 
     /// Appends one event's line (with its `\n`).
     public func encode(_ e: TransitionEvent, into w: JSONWriter) {
-        w.raw(heads[e.transition][e.kind.index])
-        w.integer(e.seq)
-        w.raw(",\"time\":")
-        w.number(e.time)
-        w.raw(",\"progress\":")
-        w.number(e.progress)
-        w.raw(",\"velocity\":")
-        w.number(e.velocity)
-        values(transition: e.transition, progress: e.progress, into: w)
-        if let decision = e.decision {
-            w.raw(decision == .finish ? ",\"decision\":\"finish\"" : ",\"decision\":\"cancel\"")
-        }
-        if let reason = e.reason {
-            w.raw(",\"reason\":\"")
-            switch reason {
-            case .released: w.raw("released")
-            case .deviceLost: w.raw("device-lost")
-            case .clientLost: w.raw("client-lost")
-            case .command: w.raw("command")
-            case .shutdown: w.raw("shutdown")
+        pieces.withUnsafeBufferPointer { pieces in
+            w.inPlace(reserving: lineBounds[e.transition]) { out in
+                out.raw(UnsafeBufferPointer(rebasing: pieces[headRanges[e.transition * kinds + e.kind.index]]))
+                out.unsigned(e.seq)
+                out.raw(",\"time\":")
+                out.number(e.time)
+                out.raw(",\"progress\":")
+                out.number(e.progress)
+                out.raw(",\"velocity\":")
+                out.number(e.velocity)
+                out.raw(",\"values\":{")
+                let tracks = lineTracks[e.transition]
+                for k in tracks.indices {
+                    if k > 0 { out.byte(UInt8(ascii: ",")) }
+                    out.raw(UnsafeBufferPointer(rebasing: pieces[tracks[k].key]))
+                    out.number(tracks[k].curve.value(at: e.progress))
+                }
+                out.byte(UInt8(ascii: "}"))
+                if let decision = e.decision {
+                    out.raw(decision == .finish ? ",\"decision\":\"finish\"" : ",\"decision\":\"cancel\"")
+                }
+                if let reason = e.reason {
+                    out.raw(",\"reason\":\"")
+                    switch reason {
+                    case .released: out.raw("released")
+                    case .deviceLost: out.raw("device-lost")
+                    case .clientLost: out.raw("client-lost")
+                    case .command: out.raw("command")
+                    case .shutdown: out.raw("shutdown")
+                    }
+                    out.byte(UInt8(ascii: "\""))
+                }
+                if let target = e.target {
+                    out.raw(",\"target\":")
+                    out.number(target)
+                }
+                if let position = e.position {
+                    out.raw(",\"position\":{\"x\":")
+                    out.number(position.x)
+                    out.raw(",\"y\":")
+                    out.number(position.y)
+                    out.byte(UInt8(ascii: "}"))
+                }
+                out.raw("}\n")
             }
-            w.raw("\"")
         }
-        if let target = e.target {
-            w.raw(",\"target\":")
-            w.number(target)
-        }
-        if let position = e.position {
-            w.raw(",\"position\":{\"x\":")
-            w.number(position.x)
-            w.raw(",\"y\":")
-            w.number(position.y)
-            w.raw("}")
-        }
-        w.raw("}\n")
     }
 
     /// `,"values":{…}` for a transition at a progress.

@@ -42,6 +42,9 @@ public struct JSONWriter: @unchecked Sendable {
     /// The number of bytes written.
     public var count: Int { storage.count }
 
+    /// The bytes it holds without growing.
+    public var capacity: Int { storage.capacity }
+
     /// A copy of the bytes written.
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.base, count: storage.count)) }
 
@@ -114,21 +117,119 @@ public struct JSONWriter: @unchecked Sendable {
 
     /// An integer.
     public func integer<T: BinaryInteger>(_ value: T) {
-        if value < 0 {
-            byte(UInt8(ascii: "-"))
-            digits(UInt64(truncatingIfNeeded: value.magnitude), minimumWidth: 1)
-        } else {
-            digits(UInt64(truncatingIfNeeded: value), minimumWidth: 1)
+        inPlace(reserving: JSONCursor.longestInteger) { out in
+            if value < 0 {
+                out.byte(UInt8(ascii: "-"))
+                out.unsigned(UInt64(truncatingIfNeeded: value.magnitude))
+            } else {
+                out.unsigned(UInt64(truncatingIfNeeded: value))
+            }
         }
     }
 
-    /// A number rounded to six decimals. Non-finite values (which the engine
-    /// never produces) are written as 0 to keep the line valid JSON; a
-    /// magnitude of 9e12 or more, where six decimals no longer fit the
-    /// integer path, is written as Swift prints it (`1e+19`, valid JSON).
-    /// Never traps, whatever the value.
+    /// A number rounded to six decimals (see `JSONCursor.number`). Never
+    /// traps, whatever the value.
     @inline(__always)
     public func number(_ value: Double) {
+        inPlace(reserving: JSONCursor.longestNumber) { $0.number(value) }
+    }
+
+    // MARK: Writing in place
+
+    /// Reserves `maximum` bytes and lets `body` write at most that many
+    /// through a cursor, with no check per byte: the hot path of a whole
+    /// event line.
+    @inline(__always)
+    public func inPlace(reserving maximum: Int, _ body: (inout JSONCursor) -> Void) {
+        let s = storage
+        s.reserve(maximum)
+        let start = s.base + s.count
+        var cursor = JSONCursor(start)
+        body(&cursor)
+        let written = cursor.position - start
+        assert(written >= 0 && written <= maximum, "wrote \(written) bytes in place of at most \(maximum)")
+        s.count += written
+    }
+}
+
+/// Writes JSON text straight into memory a `JSONWriter` reserved for it
+/// (`inPlace`): each write moves the cursor on. No bounds checks: the
+/// writer reserved what its caller said it would write at most (a number
+/// takes at most `longestNumber` bytes, an integer `longestInteger`).
+public struct JSONCursor {
+    /// Where the next byte goes.
+    public private(set) var position: UnsafeMutablePointer<UInt8>
+
+    /// The most bytes `number` writes (`-1.7976931348623157e+308` is 24).
+    public static let longestNumber = 32
+    /// The most bytes a signed or unsigned 64-bit integer takes.
+    public static let longestInteger = 21
+
+    init(_ start: UnsafeMutablePointer<UInt8>) {
+        position = start
+    }
+
+    @inline(__always)
+    public mutating func byte(_ b: UInt8) {
+        position.pointee = b
+        position += 1
+    }
+
+    @inline(__always)
+    public mutating func raw(_ s: StaticString) {
+        copy(s.utf8Start, s.utf8CodeUnitCount)
+    }
+
+    @inline(__always)
+    public mutating func raw(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
+        copy(base, bytes.count)
+    }
+
+    /// Copies a few bytes, eight at a time: the pieces of a line are tens
+    /// of bytes, for which a call to `memmove` costs more than the copy.
+    @inline(__always)
+    private mutating func copy(_ source: UnsafePointer<UInt8>, _ count: Int) {
+        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(position)
+        var i = 0
+        while i &+ 8 <= count {
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: i, as: UInt64.self), toByteOffset: i, as: UInt64.self)
+            i &+= 8
+        }
+        while i < count {
+            position[i] = source[i]
+            i &+= 1
+        }
+        position += count
+    }
+
+    /// Decimal digits, no sign, no leading zeros.
+    @inline(__always)
+    public mutating func unsigned(_ value: UInt64) {
+        if value < 10 {
+            byte(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
+            return
+        }
+        var width = 2
+        var probe = value / 100
+        while probe != 0 { width += 1; probe /= 10 }
+        var p = position + width
+        var v = value
+        repeat {
+            p -= 1
+            p.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
+            v /= 10
+        } while v != 0
+        position += width
+    }
+
+    /// A number rounded to six decimals, trailing zeros trimmed, no
+    /// exponent, never `-0`. Non-finite values (which the engine never
+    /// produces) are written as 0 to keep the line valid JSON; a magnitude
+    /// of 9e12 or more, where six decimals no longer fit the integer path,
+    /// is written as Swift prints it (`1e+19`, valid JSON).
+    @inline(__always)
+    public mutating func number(_ value: Double) {
         guard value.isFinite, abs(value) < 9e12 else {
             if value.isFinite { large(value) } else { byte(UInt8(ascii: "0")) }
             return
@@ -142,39 +243,38 @@ public struct JSONWriter: @unchecked Sendable {
         if cut >= 0.5 { micros += 1 } else if cut <= -0.5 { micros -= 1 }
         if micros == 0 { byte(UInt8(ascii: "0")); return }
         if micros < 0 { byte(UInt8(ascii: "-")); micros = -micros }
-        let whole = UInt64(micros / 1_000_000)
-        var fraction = UInt64(micros % 1_000_000)
-        digits(whole, minimumWidth: 1)
+        let magnitude = UInt64(micros)
+        let whole = magnitude / 1_000_000
+        let fraction = UInt32(truncatingIfNeeded: magnitude &- whole &* 1_000_000)
+        unsigned(whole)
         if fraction == 0 { return }
-        var width = 6
-        while fraction % 10 == 0 { fraction /= 10; width -= 1 }
-        byte(UInt8(ascii: "."))
-        digits(fraction, minimumWidth: width)
+        // The point and all six decimals, then back over the trailing
+        // zeros (a digit stays: the fraction is not 0).
+        position[0] = UInt8(ascii: ".")
+        let high = fraction / 10_000
+        let rest = fraction &- high &* 10_000
+        let middle = rest / 100
+        Self.pair(high, at: position + 1)
+        Self.pair(middle, at: position + 3)
+        Self.pair(rest &- middle &* 100, at: position + 5)
+        position += 7
+        while position[-1] == UInt8(ascii: "0") { position -= 1 }
     }
 
-    /// A finite number too large for the six-decimal path.
-    private func large(_ value: Double) {
+    /// Two digits of `value` (below 100).
+    @inline(__always)
+    private static func pair(_ value: UInt32, at p: UnsafeMutablePointer<UInt8>) {
+        let tens = value / 10
+        p[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: tens)
+        p[1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value &- tens &* 10)
+    }
+
+    /// A finite number too large for the six-decimal path (at most 24 bytes).
+    private mutating func large(_ value: Double) {
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
-        raw(Array(text.utf8))
-    }
-
-    /// Decimal digits of `value`, zero-padded to `minimumWidth`.
-    @inline(__always)
-    private func digits(_ value: UInt64, minimumWidth: Int) {
-        var width = 1
-        var probe = value / 10
-        while probe != 0 { width += 1; probe /= 10 }
-        width = max(width, minimumWidth)
-        let s = storage
-        s.reserve(width)
-        var p = s.base + s.count + width
-        var v = value
-        for _ in 0..<width {
-            p -= 1
-            p.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
-            v /= 10
-        }
-        s.count += width
+        let count = min(text.utf8.count, Self.longestNumber)
+        for (i, b) in text.utf8.prefix(count).enumerated() { position[i] = b }
+        position += count
     }
 }

@@ -144,7 +144,9 @@ final class BackgroundEncoder: @unchecked Sendable {
             if given == .holding {
                 heldBytes += writer.count
                 held.append(writer)
-                writer = JSONWriter(capacity: 1 << 18)
+                // As large as the last one grew: one batch's lines fit
+                // without growing (and copying) again.
+                writer = JSONWriter(capacity: writer.capacity)
                 if heldBytes < holdLimit { return }
                 // Enough held: wait for the verdict (the engine backs up behind us).
                 decided.wait()
