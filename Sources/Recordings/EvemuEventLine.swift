@@ -121,6 +121,12 @@ enum EvemuEventLine {
         index &+= 1
         // The common shape: exactly 4 digits (evemu writes %04x), then a blank.
         if end &- index > 4 && (bytes[index &+ 4] == 0x20 || bytes[index &+ 4] == 0x09) {
+            // Most often all four are decimal digits (types and most codes):
+            // read them in one word, as the microseconds.
+            if let decimal = fourDecimalHexDigits(bytes, index) {
+                index &+= 4
+                return decimal
+            }
             let a = nibble(bytes[index]), b = nibble(bytes[index &+ 1])
             let c = nibble(bytes[index &+ 2]), d = nibble(bytes[index &+ 3])
             if (a | b | c | d) < 16 {
@@ -139,6 +145,22 @@ enum EvemuEventLine {
         }
         let digits = index &- digitsStart
         guard digits > 0 && digits <= 4 else { return nil }
+        return UInt16(truncatingIfNeeded: value)
+    }
+
+    /// Four hex digits at `index` that are all 0-9, read in one 32-bit
+    /// word; nil if any is not a decimal digit (a letter goes the long way).
+    @inline(__always)
+    private static func fourDecimalHexDigits(_ bytes: UnsafePointer<UInt8>, _ index: Int) -> UInt16? {
+        // Little-endian: the first digit is the lowest byte.
+        let word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt32.self).littleEndian
+        guard word & 0xF0F0_F0F0 == 0x3030_3030,
+              (word &+ 0x0606_0606) & 0xF0F0_F0F0 == 0x3030_3030 else {
+            return nil
+        }
+        let digits = word & 0x0F0F_0F0F
+        let value = (digits & 0xFF) &<< 12 | (digits &>> 8 & 0xFF) &<< 8
+            | (digits &>> 16 & 0xFF) &<< 4 | digits &>> 24
         return UInt16(truncatingIfNeeded: value)
     }
 
