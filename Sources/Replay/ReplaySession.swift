@@ -37,7 +37,14 @@ public struct ReplaySession: Sendable {
 
     private var loop = 0
     private var inputIndex = 0
+    /// The events of the recording playing (`inputs[inputIndex]`'s, held
+    /// here while it plays: the hot path reads them without going through
+    /// `inputs`, and a recording still being read grows them in place).
+    private var events: [InputEvent] = []
     private var eventIndex = 0
+    /// How far the assembler has taken `events`: the next frame's events
+    /// are fed as soon as its `SYN_REPORT` is looked for (`prepareFrame`).
+    private var fedIndex = 0
     private var assembler: TouchFrameAssembler
     /// Engine time (µs) where the current recording's first event lands.
     private var base: Int64 = 0
@@ -75,6 +82,7 @@ public struct ReplaySession: Sendable {
         assemblers = prepared
         assembler = first
         isReadingEvents = readingEvents && !inputs[0].events.isEmpty
+        swapEvents()
         startInput()
     }
 
@@ -94,18 +102,19 @@ public struct ReplaySession: Sendable {
     public mutating func appendEvents(_ more: [InputEvent]) {
         guard isReadingEvents, !more.isEmpty else { return }
         if loops == 1 && inputs.count == 1 && reportTime == nil {
-            var kept = Array(inputs[0].events[eventIndex...])
+            fedIndex -= eventIndex
+            var kept = Array(events[eventIndex...])
             if kept.isEmpty {
                 kept = more
             } else {
                 kept.append(contentsOf: more)
             }
-            inputs[0].events = kept
+            events = kept
             eventIndex = 0
         } else {
-            inputs[0].events.append(contentsOf: more)
+            events.append(contentsOf: more)
         }
-        if inputIndex == 0 && loop == 0 && reportTime == nil { findNextReport() }
+        if inputIndex == 0 && loop == 0 && reportTime == nil { prepareFrame() }
     }
 
     /// The first recording is read whole: its end is the end of its events.
@@ -179,31 +188,40 @@ public struct ReplaySession: Sendable {
         engine.reload(configuration)
     }
 
+    /// Moves the events of recording `inputIndex` between `inputs` and
+    /// `events`: out of `inputs` to play them, and back once played (for a
+    /// later loop). Moved, never copied.
+    private mutating func swapEvents() {
+        swap(&events, &inputs[inputIndex].events)
+    }
+
     private mutating func startInput() {
         var a = assemblers[inputIndex]
-        let first = inputs[inputIndex].events.first?.time ?? 0
+        let first = events.first?.time ?? 0
         a.timeOrigin = first &- base
         assembler = a
         eventIndex = 0
+        fedIndex = 0
         draining = false
-        findNextReport()
+        prepareFrame()
     }
 
-    /// Finds the end of the next input frame: the index of the next
-    /// `SYN_REPORT` (or the end of the events) and its engine time.
-    private mutating func findNextReport() {
-        let events = inputs[inputIndex].events
-        var i = eventIndex
-        while i < events.count {
-            let e = events[i]
-            if e.type == EventCode.EV_SYN && e.code == EventCode.SYN_REPORT { break }
-            i += 1
-        }
-        reportIndex = i
-        if i < events.count {
-            reportTime = Double(events[i].time &- assembler.timeOrigin) * 1e-6
+    /// Feeds the next input frame's events to the assembler, up to its
+    /// `SYN_REPORT` (or the end of the events read so far), and notes the
+    /// report's index and engine time. Feeding ahead of the frame's turn is
+    /// safe: the assembler's state is the engine's input only, and its
+    /// `frame` changes at the report, after the one before was processed.
+    private mutating func prepareFrame() {
+        let fed = assembler.feedFrame(events, from: fedIndex)
+        if let report = fed.report {
+            reportIndex = report
+            reportTime = Double(events[report].time &- assembler.timeOrigin) * 1e-6
+            frameComplete = fed.complete
+            fedIndex = report + 1
         } else {
+            reportIndex = events.count
             reportTime = nil
+            fedIndex = events.count
         }
     }
 
@@ -211,6 +229,8 @@ public struct ReplaySession: Sendable {
     private var reportIndex = 0
     /// Its engine time; nil when the recording has no further frame.
     private var reportTime: Double?
+    /// Whether that report completed a frame (`assembler.frame`).
+    private var frameComplete = false
 
     /// The engine time of the next step, nil when the replay is over. An
     /// input frame is due at its `SYN_REPORT`, when it is complete.
@@ -257,7 +277,6 @@ public struct ReplaySession: Sendable {
             engine.advance(to: deadline, into: &out)
             return
         }
-        let events = inputs[inputIndex].events
         guard reportTime != nil else {
             // End of this recording: whatever is still held is lost.
             eventIndex = events.count
@@ -266,20 +285,17 @@ public struct ReplaySession: Sendable {
             draining = true
             return
         }
-        var complete = false
-        for i in eventIndex...reportIndex {
-            complete = assembler.feed(events[i])
-        }
         inputEventsFed += reportIndex - eventIndex + 1
-        if complete {
+        if frameComplete {
             framesFed += 1
             engine.process(assembler.frame, into: &out)
         }
         eventIndex = reportIndex + 1
-        findNextReport()
+        prepareFrame()
     }
 
     private mutating func nextInput() {
+        swapEvents()
         inputIndex += 1
         if inputIndex == inputs.count {
             loop += 1
@@ -289,6 +305,7 @@ public struct ReplaySession: Sendable {
                 return
             }
         }
+        swapEvents()
         // The next recording starts where this one settled, on a whole microsecond.
         base = Int64((engine.now * 1e6).rounded(.up))
         startInput()

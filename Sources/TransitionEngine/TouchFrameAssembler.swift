@@ -138,6 +138,23 @@ public struct TouchFrameAssembler: Sendable {
         return false
     }
 
+    /// Takes `events` from `start` up to and including the next
+    /// `SYN_REPORT`, in one call (the replay's way: a call per frame rather
+    /// than per event). Returns the index of that report (nil when none
+    /// comes before the end: all were taken) and whether it completed a
+    /// frame (`frame`; not after a `SYN_DROPPED`).
+    public mutating func feedFrame(_ events: borrowing [InputEvent], from start: Int) -> (report: Int?, complete: Bool) {
+        var i = start
+        while i < events.count {
+            let event = events[i]
+            let complete = feed(event)
+            if event.type == EventCode.EV_SYN && event.code == EventCode.SYN_REPORT { return (i, complete) }
+            i += 1
+        }
+        return (nil, false)
+    }
+
+    @inline(__always)
     private mutating func absolute(_ code: UInt16, _ value: Int32) {
         switch touchProtocol {
         case .multitouchB:
@@ -179,6 +196,7 @@ public struct TouchFrameAssembler: Sendable {
         }
     }
 
+    @inline(__always)
     private mutating func synchronise(_ event: InputEvent) -> Bool {
         switch event.code {
         case EventCode.SYN_REPORT:

@@ -9,7 +9,9 @@ public struct TransitionEngine: Sendable {
     /// still in flight ("retiring": they finish under the config they began
     /// with, take no new touches, and are dropped once all are idle).
     public private(set) var configuration: EngineConfiguration
-    public private(set) var machines: [TransitionMachine]
+    public private(set) var machines: [TransitionMachine] {
+        didSet { nextDeadline = Self.earliestFrame(of: machines) }
+    }
     /// How many of `machines` belong to the current config.
     public private(set) var liveCount: Int
     /// The seq of the last event emitted (0 before the first).
@@ -67,7 +69,7 @@ public struct TransitionEngine: Sendable {
     /// One touch frame. Animation frames due up to its time come first.
     /// A frame is one touchscreen's state (`frame.source`): only that
     /// source's claims, candidates and interactions see it.
-    public mutating func process(_ frame: TouchFrame, into events: inout [TransitionEvent]) {
+    public mutating func process(_ frame: borrowing TouchFrame, into events: inout [TransitionEvent]) {
         guard frame.source >= 0 && frame.source < TouchFrame.maximumSources else {
             trace?("BUG: frame of source \(frame.source), beyond \(TouchFrame.maximumSources); ignored")
             return
@@ -77,11 +79,9 @@ public struct TransitionEngine: Sendable {
         now = max(now, frame.time)
         let source = frame.source
         if explanations != nil { noteTouchDowns(frame) }
-        // Forget claims on lifted contacts.
-        if !claimed.isEmpty {
-            claimed.removeAll { touch in
-                touch.source == source && !frame.contacts.contains { $0.id == touch.id }
-            }
+        // Forget claims on lifted contacts (looked for first: most frames lift none).
+        if claimed.contains(where: { Self.isLifted($0, in: frame) }) {
+            claimed.removeAll { Self.isLifted($0, in: frame) }
         }
         // Interactions first: they own their contacts.
         for i in machines.indices where machines[i].isInteracting {
@@ -112,6 +112,11 @@ public struct TransitionEngine: Sendable {
         while fingersDown.count <= source { fingersDown.append(0) }
         fingersDown[source] = free.count
         dropRetiredIfIdle()
+    }
+
+    /// Whether a claimed contact is gone from its touchscreen's frame.
+    private static func isLifted(_ touch: ClaimedTouch, in frame: borrowing TouchFrame) -> Bool {
+        touch.source == frame.source && !frame.contacts.contains { $0.id == touch.id }
     }
 
     /// Whether the frame being processed has a touch-down (while explaining).
@@ -164,6 +169,7 @@ public struct TransitionEngine: Sendable {
     /// Where transition `i`'s fingers are in `frame`, if it reports its
     /// position: their centroid while they are all there (noted on every
     /// frame, also one that changes no progress), else where they were last.
+    @inline(__always)
     private mutating func locate(_ i: Int, _ action: TransitionMachine.Action, in frame: TouchFrame) -> ScreenPoint? {
         guard configuration.transitions[i].reportPosition else { return nil }
         let ids = machines[i].ownedContacts
@@ -205,7 +211,11 @@ public struct TransitionEngine: Sendable {
     }
 
     /// The time of the next animation frame of any transition.
-    public var nextDeadline: Double? {
+    /// Kept up to date as `machines` change: a stored value, which a caller
+    /// in another module reads without a call (the replay asks on every step).
+    public private(set) var nextDeadline: Double?
+
+    private static func earliestFrame(of machines: [TransitionMachine]) -> Double? {
         var best: Double? = nil
         for i in machines.indices {
             if let t = machines[i].nextFrameTime, best == nil || t < best! { best = t }
@@ -216,6 +226,8 @@ public struct TransitionEngine: Sendable {
     /// Emits every animation frame due at or before `time`, in time order
     /// (ties in configuration order).
     public mutating func advance(to time: Double, into events: inout [TransitionEvent]) {
+        // Most frames come with no animation due.
+        guard let first = nextDeadline, first <= time else { return dropRetiredIfIdle() }
         while true {
             var pick = -1
             var pickTime = time
@@ -411,6 +423,7 @@ public struct TransitionEngine: Sendable {
     }
 
     /// Once every transition of earlier configs is idle, they are dropped.
+    @inline(__always)
     private mutating func dropRetiredIfIdle() {
         guard machines.count > liveCount,
               machines[liveCount...].allSatisfy({ $0.isIdle }) else { return }
