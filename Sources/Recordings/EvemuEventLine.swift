@@ -61,8 +61,17 @@ enum EvemuEventLine {
         }
         index &+= 6
 
-        guard let afterType = fastHex(bytes, &index, end) else { return -1 }
-        guard let afterCode = fastHex(bytes, &index, end) else { return -1 }
+        // Type and code: most often " TTTT CCCC " with decimal digits only
+        // (evemu writes %04x), read as two words; anything else digit by digit.
+        let afterType: UInt16, afterCode: UInt16
+        if end &- index > 10 && bytes[index] == 0x20 && bytes[index &+ 5] == 0x20 && bytes[index &+ 10] == 0x20,
+           let type = fourDecimalHexDigits(bytes, index &+ 1), let code = fourDecimalHexDigits(bytes, index &+ 6) {
+            (afterType, afterCode) = (type, code)
+            index &+= 10
+        } else {
+            guard let type = fastHex(bytes, &index, end), let code = fastHex(bytes, &index, end) else { return -1 }
+            (afterType, afterCode) = (type, code)
+        }
 
         // Value: a blank, an optional sign, 1 to 10 digits.
         guard index < end && (bytes[index] == 0x20 || bytes[index] == 0x09) else { return -1 }
@@ -121,12 +130,6 @@ enum EvemuEventLine {
         index &+= 1
         // The common shape: exactly 4 digits (evemu writes %04x), then a blank.
         if end &- index > 4 && (bytes[index &+ 4] == 0x20 || bytes[index &+ 4] == 0x09) {
-            // Most often all four are decimal digits (types and most codes):
-            // read them in one word, as the microseconds.
-            if let decimal = fourDecimalHexDigits(bytes, index) {
-                index &+= 4
-                return decimal
-            }
             let a = nibble(bytes[index]), b = nibble(bytes[index &+ 1])
             let c = nibble(bytes[index &+ 2]), d = nibble(bytes[index &+ 3])
             if (a | b | c | d) < 16 {

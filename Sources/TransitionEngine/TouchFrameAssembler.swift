@@ -58,7 +58,12 @@ public struct TouchFrameAssembler: Sendable {
     /// Panel positions → screen positions (calibration, rotation, flips).
     public let geometry: ScreenGeometry
 
+    /// Protocol B's slots (none for the other protocols).
     private var slots: [Slot]
+    /// Single touch's one touch: not in `slots`, so that an event changes
+    /// a stored value rather than an array element (checked for a unique
+    /// buffer on every write).
+    private var single: Slot
     private var currentSlot: Int
     private var touching = false
     private var dropping = false
@@ -100,13 +105,14 @@ public struct TouchFrameAssembler: Sendable {
         xAxis = try Axis(xCode, info[xCode]!)
         yAxis = try Axis(yCode, info[yCode]!)
         let x0 = info[xCode]!.value, y0 = info[yCode]!.value
+        single = Slot(x: x0, y: y0)
         switch touchProtocol {
         case .multitouchB(let count):
             slots = Array(repeating: Slot(x: x0, y: y0), count: count)
             let start = Int(info[EventCode.ABS_MT_SLOT]?.value ?? 0)
             currentSlot = start >= 0 && start < count ? start : 0
         case .multitouchA, .singleTouch:
-            slots = [Slot(x: x0, y: y0)]
+            slots = []
             currentSlot = 0
         }
         frame.contacts.reserveCapacity(max(slots.count, 10))
@@ -189,8 +195,8 @@ public struct TouchFrameAssembler: Sendable {
             }
         case .singleTouch:
             switch code {
-            case EventCode.ABS_X: slots[0].x = value
-            case EventCode.ABS_Y: slots[0].y = value
+            case EventCode.ABS_X: single.x = value
+            case EventCode.ABS_Y: single.y = value
             default: return
             }
         }
@@ -239,15 +245,15 @@ public struct TouchFrameAssembler: Sendable {
 
     private mutating func collectSingle() {
         if touching {
-            if slots[0].trackingID < 0 {
-                slots[0].trackingID = 0
-                slots[0].touch = nextTouch
-                slots[0].fresh = true
+            if single.trackingID < 0 {
+                single.trackingID = 0
+                single.touch = nextTouch
+                single.fresh = true
                 nextTouch += 1
             }
-            frame.contacts.append(Self.contact(&slots[0], xAxis, yAxis, geometry))
+            frame.contacts.append(Self.contact(&single, xAxis, yAxis, geometry))
         } else {
-            slots[0].trackingID = -1
+            single.trackingID = -1
         }
     }
 

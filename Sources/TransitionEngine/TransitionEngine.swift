@@ -110,7 +110,7 @@ public struct TransitionEngine: Sendable {
         }
         position = nil
         while fingersDown.count <= source { fingersDown.append(0) }
-        fingersDown[source] = free.count
+        if fingersDown[source] != free.count { fingersDown[source] = free.count }
         dropRetiredIfIdle()
     }
 

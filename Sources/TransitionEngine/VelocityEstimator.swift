@@ -8,8 +8,14 @@ public struct VelocityEstimator: Sendable, Equatable {
     /// Tolerance for comparing times that came from microsecond integers.
     static let epsilon = 1e-9
 
-    private var times: [Double] = []
-    private var values: [Double] = []
+    /// One sample: when, and the progress then.
+    private struct Sample: Sendable, Equatable {
+        var time: Double
+        var progress: Double
+    }
+
+    /// The samples in time order (one array: a sample is one append).
+    private var samples: [Sample] = []
     /// How many leading samples are known to be older than the window as
     /// of `staleCutoff`: the next `add` goes on from there instead of
     /// looking at them again (while the cutoff does not move back).
@@ -20,32 +26,29 @@ public struct VelocityEstimator: Sendable, Equatable {
     public private(set) var lastChangeTime: Double? = nil
 
     public init() {
-        times.reserveCapacity(64)
-        values.reserveCapacity(64)
+        samples.reserveCapacity(64)
     }
 
-    public var lastProgress: Double? { values.last }
-    public var lastTime: Double? { times.last }
-    public var sampleCount: Int { times.count }
+    public var lastProgress: Double? { samples.last?.progress }
+    public var lastTime: Double? { samples.last?.time }
+    public var sampleCount: Int { samples.count }
 
     /// Adds a sample; samples older than the window before it are dropped.
     public mutating func add(time: Double, progress: Double) {
-        if let last = values.last {
-            if progress != last { lastChangeTime = time }
+        if let last = samples.last {
+            if progress != last.progress { lastChangeTime = time }
         } else {
             lastChangeTime = time
         }
-        times.append(time)
-        values.append(progress)
+        samples.append(Sample(time: time, progress: progress))
         // Keep only what the window can still use: the leading samples
         // older than it, dropped in bulk.
         let cutoff = time - Self.window - Self.epsilon
         var drop = cutoff >= staleCutoff ? stale : 0
-        while drop < times.count - 1 && times[drop] < cutoff { drop += 1 }
+        while drop < samples.count - 1 && samples[drop].time < cutoff { drop += 1 }
         staleCutoff = cutoff
-        if drop > 32 || (drop > 0 && drop * 2 >= times.count) {
-            times.removeFirst(drop)
-            values.removeFirst(drop)
+        if drop > 32 || (drop > 0 && drop * 2 >= samples.count) {
+            samples.removeFirst(drop)
             stale = 0
         } else {
             stale = drop
@@ -56,26 +59,24 @@ public struct VelocityEstimator: Sendable, Equatable {
     /// the rest rule). One pass, with times taken relative to the last
     /// sample so that the sums stay small and exact enough.
     public func slope() -> Double {
-        let count = times.count
+        let count = samples.count
         guard count >= 2 else { return 0 }
-        return times.withUnsafeBufferPointer { t in
-            values.withUnsafeBufferPointer { p in
-                let tLast = t[count - 1]
-                let cutoff = -Self.window - Self.epsilon
-                var n = 0.0, st = 0.0, sp = 0.0, stt = 0.0, stp = 0.0
-                var i = count - 1
-                while i >= 0 {
-                    let dt = t[i] - tLast
-                    if dt < cutoff { break }
-                    let pi = p[i]
-                    n += 1; st += dt; sp += pi; stt += dt * dt; stp += dt * pi
-                    i -= 1
-                }
-                let denominator = n * stt - st * st
-                // Fewer than two distinct times → no slope.
-                guard n >= 2, denominator > 1e-18 * n * n else { return 0 }
-                return (n * stp - st * sp) / denominator
+        return samples.withUnsafeBufferPointer { s in
+            let tLast = s[count - 1].time
+            let cutoff = -Self.window - Self.epsilon
+            var n = 0.0, st = 0.0, sp = 0.0, stt = 0.0, stp = 0.0
+            var i = count - 1
+            while i >= 0 {
+                let dt = s[i].time - tLast
+                if dt < cutoff { break }
+                let pi = s[i].progress
+                n += 1; st += dt; sp += pi; stt += dt * dt; stp += dt * pi
+                i -= 1
             }
+            let denominator = n * stt - st * st
+            // Fewer than two distinct times → no slope.
+            guard n >= 2, denominator > 1e-18 * n * n else { return 0 }
+            return (n * stp - st * sp) / denominator
         }
     }
 

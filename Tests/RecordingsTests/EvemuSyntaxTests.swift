@@ -185,6 +185,9 @@ struct EvemuSyntaxTests {
         "E: 0.000001 0003 0039 0021\t# c", "E: 12.345678 3 35 -1", "E:0.000000 a B -0",
         "E: 999999999999.999999 ffff ffff 2147483647", "E: 1.000000 0000 0000 0000\r",
         "E: 1.000000 0000 0000 -2147483648   ", "E: 1.000000  0001  014a  1  # x",
+        // Type and code of four decimal digits each (read as words), then with a letter or a tab.
+        "E: 1.000000 0003 0035 0415", "E: 1.000000 0003 002f 1", "E: 1.000000 0003 0035\t1",
+        "E: 1.000000 0003\t0035 1", "E: 1.000000 9999 0999 7",
     ])
     func fastPathAgreesWithCheckedPath(line: String) throws {
         let bytes = Array(line.utf8)
