@@ -23,10 +23,12 @@ public struct EventEncoder: Sendable {
     private let trackCurves: [[TrackCurve]]
     /// The same heads and keys, for the hot path, laid end to end in one
     /// buffer (`pieces`): transition `t`'s head of kind `k` is
-    /// `headRanges[t * kinds + k]`, its tracks are `lineTracks[t]`.
+    /// `headRanges[t * kinds + k]`, its tracks are `lineTracks[trackSpans[t]]`
+    /// (flat arrays: nothing nested is retained per event).
     private let pieces: [UInt8]
     private let headRanges: [Range<Int>]
-    private let lineTracks: [[LineTrack]]
+    private let lineTracks: [LineTrack]
+    private let trackSpans: [Range<Int>]
     /// The longest line each transition's events can take.
     private let lineBounds: [Int]
     /// How many kinds of event there are (a stored value: a static one
@@ -87,9 +89,15 @@ public struct EventEncoder: Sendable {
             return pieces.count - bytes.count..<pieces.count
         }
         headRanges = prefixes.flatMap { $0.map(place) }
-        lineTracks = zip(keys, trackCurves).map { keys, curves in
-            zip(keys, curves).map { LineTrack(key: place($0), curve: $1) }
+        var tracks: [LineTrack] = []
+        var spans: [Range<Int>] = []
+        for (keys, curves) in zip(keys, trackCurves) {
+            let first = tracks.count
+            for (key, curve) in zip(keys, curves) { tracks.append(LineTrack(key: place(key), curve: curve)) }
+            spans.append(first..<tracks.count)
         }
+        lineTracks = tracks
+        trackSpans = spans
         self.pieces = pieces
         // The head, then the keys and a number for each track, and room
         // for every other field an event can carry (seq, six numbers, the
@@ -113,11 +121,11 @@ public struct EventEncoder: Sendable {
                 out.raw(",\"velocity\":")
                 out.number(e.velocity)
                 out.raw(",\"values\":{")
-                let tracks = lineTracks[e.transition]
-                for k in tracks.indices {
-                    if k > 0 { out.byte(UInt8(ascii: ",")) }
-                    out.raw(UnsafeBufferPointer(rebasing: pieces[tracks[k].key]))
-                    out.number(tracks[k].curve.value(at: e.progress))
+                let span = trackSpans[e.transition]
+                for k in span {
+                    if k > span.lowerBound { out.byte(UInt8(ascii: ",")) }
+                    out.raw(UnsafeBufferPointer(rebasing: pieces[lineTracks[k].key]))
+                    out.number(lineTracks[k].curve.value(at: e.progress))
                 }
                 out.byte(UInt8(ascii: "}"))
                 if let decision = e.decision {
