@@ -13,45 +13,39 @@ public enum TransitiondVersion {
 /// event, shared by every consumer).
 public struct EventEncoder: Sendable {
     public let configuration: EngineConfiguration
-    /// `{"type":"KIND","transition":"NAME","seq":` pre-encoded per
-    /// transition and kind.
-    private let heads: [[[UInt8]]]
-    /// `"PROPERTY":` pre-encoded per transition and track.
-    private let trackKeys: [[[UInt8]]]
-    /// Each track's numbers per transition, apart from its name: reading
-    /// them copies nothing that is counted.
-    private let trackCurves: [[TrackCurve]]
-    /// The same heads and keys, for the hot path, laid end to end in one
-    /// buffer (`pieces`): transition `t`'s head of kind `k` is
-    /// `headRanges[t * kinds + k]`, its tracks are `lineTracks[trackSpans[t]]`
-    /// (flat arrays: nothing nested is retained per event).
+    /// The pre-encoded text, laid end to end in one buffer: per transition
+    /// and kind the head `{"type":"KIND","transition":"NAME","seq":`
+    /// (transition `t`'s of kind `k` is `headRanges[t * kinds + k]`), and
+    /// per track its `"PROPERTY":` (transition `t`'s tracks are
+    /// `tracks[trackSpans[t]]`). Flat arrays: nothing nested is retained
+    /// per event.
     private let pieces: [UInt8]
     private let headRanges: [Range<Int>]
-    private let lineTracks: [LineTrack]
+    private let tracks: [Track]
     private let trackSpans: [Range<Int>]
+    /// The most bytes each transition's `,"values":{…}` takes.
+    private let valuesBounds: [Int]
     /// The longest line each transition's events can take.
     private let lineBounds: [Int]
     /// How many kinds of event there are (a stored value: a static one
     /// would be looked up through a lazy initialiser on every event).
     private let kinds = TransitionEvent.Kind.allCases.count
 
-    private struct TrackCurve {
+    /// A keyframe track: where its key is in `pieces`, and its numbers
+    /// apart from its name (reading them copies nothing that is counted).
+    private struct Track {
+        var key: Range<Int>
         var start, duration, from, to: Double
         var curve: TimingCurve
 
-        init(_ track: KeyframeTrack) {
+        init(key: Range<Int>, _ track: KeyframeTrack) {
+            self.key = key
             (start, duration, from, to, curve) = (track.start, track.duration, track.from, track.to, track.curve)
         }
 
         func value(at p: Double) -> Double {
             KeyframeTrack.value(at: p, start: start, duration: duration, from: from, to: to, curve: curve)
         }
-    }
-
-    /// A track for the hot path: where its key is in `pieces`, and its curve.
-    private struct LineTrack {
-        var key: Range<Int>
-        var curve: TrackCurve
     }
 
     /// How many of the transitions `hello` lists (the current config's;
@@ -61,51 +55,50 @@ public struct EventEncoder: Sendable {
     public init(configuration: EngineConfiguration, listed: Int? = nil) {
         self.configuration = configuration
         self.listed = min(listed ?? configuration.transitions.count, configuration.transitions.count)
-        var prefixes: [[[UInt8]]] = []
-        var keys: [[[UInt8]]] = []
-        for spec in configuration.transitions {
-            prefixes.append(TransitionEvent.Kind.allCases.map { kind in
-                let w = JSONWriter(capacity: 64)
-                w.raw("{\"type\":")
-                w.string(kind.rawValue)
-                w.raw(",\"transition\":")
-                w.string(spec.name)
-                w.raw(",\"seq\":")
-                return w.bytes
-            })
-            keys.append(spec.keyframes.map { track in
-                let k = JSONWriter(capacity: 32)
-                k.string(track.property)
-                k.raw(":")
-                return k.bytes
-            })
-        }
-        heads = prefixes
-        trackKeys = keys
-        trackCurves = configuration.transitions.map { $0.keyframes.map(TrackCurve.init) }
         var pieces: [UInt8] = []
-        func place(_ bytes: [UInt8]) -> Range<Int> {
-            pieces += bytes
-            return pieces.count - bytes.count..<pieces.count
+        /// Appends what `write` writes to `pieces`; returns where it is.
+        func place(_ write: (JSONWriter) -> Void) -> Range<Int> {
+            let w = JSONWriter(capacity: 64)
+            write(w)
+            pieces += w.bytes
+            return pieces.count - w.count..<pieces.count
         }
-        headRanges = prefixes.flatMap { $0.map(place) }
-        var tracks: [LineTrack] = []
-        var spans: [Range<Int>] = []
-        for (keys, curves) in zip(keys, trackCurves) {
+        var headRanges: [Range<Int>] = [], tracks: [Track] = [], spans: [Range<Int>] = []
+        var valuesBounds: [Int] = [], lineBounds: [Int] = []
+        for spec in configuration.transitions {
+            let heads = TransitionEvent.Kind.allCases.map { kind in
+                place { w in
+                    w.raw("{\"type\":")
+                    w.string(kind.rawValue)
+                    w.raw(",\"transition\":")
+                    w.string(spec.name)
+                    w.raw(",\"seq\":")
+                }
+            }
+            headRanges += heads
             let first = tracks.count
-            for (key, curve) in zip(keys, curves) { tracks.append(LineTrack(key: place(key), curve: curve)) }
+            for track in spec.keyframes {
+                let key = place { w in
+                    w.string(track.property)
+                    w.raw(":")
+                }
+                tracks.append(Track(key: key, track))
+            }
             spans.append(first..<tracks.count)
+            // `,"values":{` and `}`, then a key, a comma and a number per track.
+            let values = 12 + tracks[first...].reduce(0) { $0 + $1.key.count + 1 + JSONCursor.longestNumber }
+            valuesBounds.append(values)
+            // The head and the values, and room for every other field an
+            // event can carry (seq, six numbers, the decision and the reason).
+            lineBounds.append(heads.map(\.count).max()! + values + JSONCursor.longestInteger
+                              + 6 * JSONCursor.longestNumber + 256)
         }
-        lineTracks = tracks
-        trackSpans = spans
         self.pieces = pieces
-        // The head, then the keys and a number for each track, and room
-        // for every other field an event can carry (seq, six numbers, the
-        // decision and the reason).
-        lineBounds = zip(prefixes, keys).map { heads, keys in
-            heads.map(\.count).max()! + keys.reduce(0) { $0 + $1.count + 1 + JSONCursor.longestNumber }
-                + JSONCursor.longestInteger + 6 * JSONCursor.longestNumber + 256
-        }
+        self.headRanges = headRanges
+        self.tracks = tracks
+        self.trackSpans = spans
+        self.valuesBounds = valuesBounds
+        self.lineBounds = lineBounds
     }
 
     /// Appends one event's line (with its `\n`).
@@ -120,14 +113,7 @@ public struct EventEncoder: Sendable {
                 out.number(e.progress)
                 out.raw(",\"velocity\":")
                 out.number(e.velocity)
-                out.raw(",\"values\":{")
-                let span = trackSpans[e.transition]
-                for k in span {
-                    if k > span.lowerBound { out.byte(UInt8(ascii: ",")) }
-                    out.raw(UnsafeBufferPointer(rebasing: pieces[lineTracks[k].key]))
-                    out.number(lineTracks[k].curve.value(at: e.progress))
-                }
-                out.byte(UInt8(ascii: "}"))
+                values(transition: e.transition, progress: e.progress, pieces: pieces, into: &out)
                 if let decision = e.decision {
                     out.raw(decision == .finish ? ",\"decision\":\"finish\"" : ",\"decision\":\"cancel\"")
                 }
@@ -158,16 +144,19 @@ public struct EventEncoder: Sendable {
         }
     }
 
-    /// `,"values":{…}` for a transition at a progress.
-    private func values(transition: Int, progress: Double, into w: JSONWriter) {
-        w.raw(",\"values\":{")
-        let curves = trackCurves[transition]
-        for k in curves.indices {
-            if k > 0 { w.raw(",") }
-            w.raw(trackKeys[transition][k])
-            w.number(curves[k].value(at: progress))
+    /// `,"values":{…}` for a transition at a progress (at most
+    /// `valuesBounds[transition]` bytes).
+    @inline(__always)
+    private func values(transition: Int, progress: Double, pieces: UnsafeBufferPointer<UInt8>,
+                        into out: inout JSONCursor) {
+        out.raw(",\"values\":{")
+        let span = trackSpans[transition]
+        for k in span {
+            if k > span.lowerBound { out.byte(UInt8(ascii: ",")) }
+            out.raw(UnsafeBufferPointer(rebasing: pieces[tracks[k].key]))
+            out.number(tracks[k].value(at: progress))
         }
-        w.raw("}")
+        out.byte(UInt8(ascii: "}"))
     }
 
     /// The `hello` line: protocol and daemon versions, the configured
@@ -222,7 +211,11 @@ public struct EventEncoder: Sendable {
             w.string(snapshot.phase.rawValue)
             w.raw(",\"progress\":")
             w.number(snapshot.progress)
-            values(transition: snapshot.transition, progress: snapshot.progress, into: w)
+            pieces.withUnsafeBufferPointer { pieces in
+                w.inPlace(reserving: valuesBounds[snapshot.transition]) { out in
+                    values(transition: snapshot.transition, progress: snapshot.progress, pieces: pieces, into: &out)
+                }
+            }
             if let target = snapshot.target {
                 w.raw(",\"target\":")
                 w.number(target)

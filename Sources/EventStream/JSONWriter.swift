@@ -186,20 +186,9 @@ public struct JSONCursor {
         copy(base, bytes.count)
     }
 
-    /// Copies a few bytes, eight at a time: the pieces of a line are tens
-    /// of bytes, for which a call to `memmove` costs more than the copy.
     @inline(__always)
     private mutating func copy(_ source: UnsafePointer<UInt8>, _ count: Int) {
-        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(position)
-        var i = 0
-        while i &+ 8 <= count {
-            to.storeBytes(of: from.loadUnaligned(fromByteOffset: i, as: UInt64.self), toByteOffset: i, as: UInt64.self)
-            i &+= 8
-        }
-        while i < count {
-            position[i] = source[i]
-            i &+= 1
-        }
+        position.update(from: source, count: count)
         position += count
     }
 
