@@ -48,9 +48,8 @@ transitiond_release_binary() {
   if [ -n "${TRANSITIOND_BINARY:-}" ]; then echo "$TRANSITIOND_BINARY"; return; fi
   local src
   src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-  if [ ! -x "$src/.build/release/transitiond" ]; then
-    echo "transitiond: building (release; the first build takes a few minutes)…" >&2
-  fi
-  swift build -c release --static-swift-stdlib --product transitiond --package-path "$src" >&2
+  # shellcheck source=bin/setup.sh
+  source "$src/bin/setup.sh"
+  transitiond_build_release || return
   echo "$src/.build/release/transitiond"
 }

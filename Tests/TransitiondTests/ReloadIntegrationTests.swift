@@ -125,7 +125,7 @@ import Testing
         #expect(daemon.waitForExit() == 0)
     }
 
-    @Test func aPeerThatMayNotChangeStateMayNotReload() throws {
+    @Test(Tools.needed("python3")) func aPeerThatMayNotChangeStateMayNotReload() throws {
         let folder = TemporaryDirectory(prefix: "reload")
         defer { folder.remove() }
         chmod(folder.path, 0o755)

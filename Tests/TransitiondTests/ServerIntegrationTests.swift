@@ -35,7 +35,7 @@ struct ServerIntegrationTests {
         return result.lines.filter { typeOf($0) != "hello" }
     }
 
-    @Test func everyClientGetsTheSameStreamAsFastReplay() throws {
+    @Test(Tools.needed("socat", "python3")) func everyClientGetsTheSameStreamAsFastReplay() throws {
         let socket = temporarySocketPath()
         let recording = "Recordings/back-drag-finish.events"
         let daemon = try DaemonProcess(["replay", "--socket", socket, "--wait-clients", "3", "--speed", "4",
@@ -281,7 +281,7 @@ struct ServerIntegrationTests {
     /// the daemon holds a bounded number of descriptors (the rest wait in the
     /// kernel's listen queue), says so in a few log lines, keeps serving its
     /// clients and still stops at once on SIGTERM.
-    @Test func aConnectFloodIsHeldInTheListenQueueNotInTheDaemon() throws {
+    @Test(Tools.needed("python3")) func aConnectFloodIsHeldInTheListenQueueNotInTheDaemon() throws {
         let (daemon, socket) = try heldDaemon(serverConfig: "max_clients = 2")
         let client = try LineClient(path: socket)
         #expect(client.readLine().map(typeOf) == "hello")
@@ -376,7 +376,7 @@ struct ServerIntegrationTests {
         #expect(!FileManager.default.fileExists(atPath: socket), "the socket file is removed")
     }
 
-    @Test func stateChangingCommandsNeedPermission() throws {
+    @Test(Tools.needed("socat")) func stateChangingCommandsNeedPermission() throws {
         let socket = temporarySocketPath()
         let cfg = try config("socket_mode = \"0666\"\nallow_uids = [4242]")
         let daemon = try DaemonProcess(["replay", "--socket", socket, "--hold", "--config", cfg,

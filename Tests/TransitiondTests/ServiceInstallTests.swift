@@ -25,7 +25,7 @@ import Testing
         return folder
     }
 
-    @Test func systemdAnalyzeVerifiesEveryUnit() throws {
+    @Test(Tools.needed("systemd-analyze")) func systemdAnalyzeVerifiesEveryUnit() throws {
         let units = try unitsForThisBuild()
         defer { units.remove() }
         let result = try run("/usr/bin/systemd-analyze", ["verify", "--man=no"] + Self.units.map { units.path + "/" + $0 })
@@ -33,7 +33,7 @@ import Testing
         #expect(result.output.isEmpty, "no warnings: \(result.output)")
     }
 
-    @Test func theServicesExposureIsSafe() throws {
+    @Test(Tools.needed("systemd-analyze")) func theServicesExposureIsSafe() throws {
         let units = try unitsForThisBuild()
         defer { units.remove() }
         let result = try run("/usr/bin/systemd-analyze", ["security", "--offline=true", "--no-pager",
@@ -46,7 +46,7 @@ import Testing
         #expect(line.contains("SAFE"), "\(line)")
     }
 
-    @Test func theUnitsDocumentationNamesPagesThatExistAndReadCleanly() throws {
+    @Test(Tools.needed("man")) func theUnitsDocumentationNamesPagesThatExistAndReadCleanly() throws {
         var pages: Set<String> = []
         for unit in Self.units {
             let text = try String(contentsOfFile: systemd + "/" + unit, encoding: .utf8)
@@ -68,7 +68,7 @@ import Testing
         }
     }
 
-    @Test func sysusersMakesTheDaemonsUserAndGroup() throws {
+    @Test(Tools.needed("systemd-sysusers")) func sysusersMakesTheDaemonsUserAndGroup() throws {
         let root = TemporaryDirectory(prefix: "sysroot")
         defer { root.remove() }
         root.directory("etc")
@@ -80,7 +80,7 @@ import Testing
         #expect(group.contains("transitiond:x:"), "\(group)")
     }
 
-    @Test func theDebianPackageHasEverythingAndLintianHasNothingToSay() throws {
+    @Test(Tools.needed("dpkg-deb", "lintian")) func theDebianPackageHasEverythingAndLintianHasNothingToSay() throws {
         let out = TemporaryDirectory(prefix: "deb")
         defer { out.remove() }
         let build = try run(ProjectPaths.root.appendingPathComponent("bin/package").path, ["--output", out.path],

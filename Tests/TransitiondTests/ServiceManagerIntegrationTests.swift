@@ -10,7 +10,7 @@ import Testing
 /// socket bound by the test as `$NOTIFY_SOCKET`, and stderr as the
 /// journal's stream. No device: `--input-root` is an empty folder, so the
 /// daemon serves and waits for a touchscreen.
-@Suite(.serialized) struct ServiceManagerIntegrationTests {
+@Suite(.serialized, Tools.needed("systemd-socket-activate")) struct ServiceManagerIntegrationTests {
     // MARK: Socket activation
 
     @Test func aClientThatConnectsBeforeTheDaemonRunsGetsHelloAndTheSocketOutlivesIt() throws {

@@ -29,7 +29,11 @@ rm -rf "$reports"
 mkdir -p "$reports"
 
 started=$SECONDS
-swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"
+swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch" || {
+  status=$?
+  echo "sanitizer $sanitizer: the build failed (exit $status): see its output above" >&2
+  exit "$status"
+}
 built=$SECONDS
 
 # Reports go to files (one per process), not into the stderr the tests read.
@@ -62,5 +66,8 @@ done
 if [ "$found" -gt 0 ]; then
   echo "the $sanitizer sanitizer reported in $found process(es): see above" >&2
   exit 1
+fi
+if [ "$test_status" != 0 ]; then
+  echo "sanitizer $sanitizer: the tests failed (swift test exit $test_status): see its output above" >&2
 fi
 exit "$test_status"
