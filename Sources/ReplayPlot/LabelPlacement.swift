@@ -47,9 +47,10 @@ struct LabelPlacer {
         reserved += 1
     }
 
-    mutating func place(_ text: String, at spots: [LabelSpot], size: Double = PlotStyle.textSize) -> LabelSpot? {
+    mutating func place(_ text: String, at spots: [LabelSpot], size: Double = PlotStyle.textSize,
+                        bold: Bool = false) -> LabelSpot? {
         guard placed.count - reserved < limit else { return nil }
-        let width = PlotStyle.width(of: text, size: size)
+        let width = PlotStyle.width(of: text, size: size, bold: bold)
         for spot in spots {
             let box = spot.box(width: width, size: size)
             if box.isInside(bounds), !placed.contains(where: { $0.overlaps(box, gap: gap) }) {

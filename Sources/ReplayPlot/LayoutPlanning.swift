@@ -13,28 +13,38 @@ enum LayoutPlanning {
 
     static func layouts(_ transitions: [PlotTransition]) -> [PanelLayout] {
         var layouts: [PanelLayout] = []
+        var top = PlotGeometry.titleHeight
         for (index, transition) in transitions.enumerated() where transition.samples.contains(where: { $0.time.isFinite }) {
-            let top = PlotGeometry.titleHeight + Double(layouts.count) * PlotGeometry.panelHeight
-            layouts.append(layout(transition, index: index, panelTop: top))
+            let panel = layout(transition, index: index, panelTop: top)
+            layouts.append(panel)
+            top += panel.panelHeight
         }
         return layouts
     }
 
-    /// The document's height for `panelCount` panels.
-    static func documentHeight(panelCount: Int) -> Double {
-        panelCount == 0
-            ? PlotGeometry.emptyHeight
-            : PlotGeometry.titleHeight + Double(panelCount) * PlotGeometry.panelHeight + PlotGeometry.bottomMargin
+    /// The document's height for `layouts`, or with no panel for `reasonLines` lines saying why.
+    static func documentHeight(_ layouts: [PanelLayout], reasonLines: Int) -> Double {
+        guard let last = layouts.last else {
+            let reasons = PlotGeometry.emptyReasonBaseline + Double(reasonLines) * PlotGeometry.emptyReasonSpacing
+            return max(PlotGeometry.emptyHeight, reasonLines == 0 ? 0 : reasons)
+        }
+        return last.panelTop + last.panelHeight + PlotGeometry.bottomMargin
     }
 
     static func layout(_ transition: PlotTransition, index: Int, panelTop: Double) -> PanelLayout {
         let time = timeAxis(transition)
         let velocity = velocityAxis(transition)
+        // The list of rejections under the panel takes a row per mark (or per two).
+        let left = PlotGeometry.plotLeft, right = PlotGeometry.plotRight
+        let marks = RejectionList.marks(transition.rejections) {
+            left + PanelLayout.fraction($0, from: time.range.lowerBound, to: time.range.upperBound) * (right - left)
+        }
         return PanelLayout(
             name: transition.name, transitionIndex: index,
-            panelTop: panelTop, panelHeight: PlotGeometry.panelHeight,
-            plotLeft: PlotGeometry.plotLeft, plotRight: PlotGeometry.plotRight,
+            panelTop: panelTop, panelHeight: PlotGeometry.panelHeight + PlotGeometry.rejectionListHeight(marks.count),
+            plotLeft: left, plotRight: right,
             plotTop: panelTop + PlotGeometry.plotTopOffset, plotBottom: panelTop + PlotGeometry.plotBottomOffset,
+            velocityTop: panelTop + PlotGeometry.velocityTopOffset, velocityBottom: panelTop + PlotGeometry.velocityBottomOffset,
             timeRange: time.range, timeTicks: time.ticks, timeTickDecimals: time.decimals,
             velocityLimit: velocity.limit, velocityTicks: velocity.ticks, velocityTickDecimals: velocity.decimals)
     }
@@ -89,8 +99,8 @@ enum LayoutPlanning {
         var wanted = largest * (1 + velocityHeadroom)
         if !wanted.isFinite { wanted = .greatestFiniteMagnitude }
         if !(wanted > 1e-9) { wanted = 1 }
-        // Two or three labelled ticks on each side of zero.
-        if let step = NiceStep(atLeast: wanted / 3) {
+        // One or two labelled ticks on each side of zero: the strip is short.
+        if let step = NiceStep(atLeast: wanted / 2) {
             let limit = WholeNumbers.up(wanted / step.value) * step.value
             if limit.isFinite, let ticks = step.ticks(from: -limit, to: limit) {
                 return (limit, ticks, step.decimals)

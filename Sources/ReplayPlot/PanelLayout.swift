@@ -3,16 +3,19 @@
 /// with `x(time:)`, `y(progress:)` and `y(velocity:)`.
 ///
 /// The plot area is the rectangle `plotLeft…plotRight` × `plotTop…plotBottom`
-/// (y grows downwards). Every mapping lands inside it: values beyond an axis
-/// are clamped to its end, a non-finite value maps to the axis's start (time,
-/// progress) or to zero (velocity).
+/// (y grows downwards), where progress is drawn; velocity has a strip of its
+/// own below it, `velocityTop…velocityBottom` on the same time axis. Every
+/// mapping lands inside its area: values beyond an axis are clamped to its
+/// end, a non-finite value maps to the axis's start (time, progress) or to
+/// zero (velocity).
 public struct PanelLayout: Sendable, Equatable {
     /// The transition's name.
     public let name: String
     /// The transition's index in the array given to `ReplayPlot` (panels skip
     /// transitions without samples, so this may differ from the panel's index).
     public let transitionIndex: Int
-    /// SVG y of the panel's top edge and the panel's height (heading, legend, plot, time axis).
+    /// SVG y of the panel's top edge and the panel's height (heading, legend, plot, velocity
+    /// strip, time axis, and the list of rejected candidates when there are some).
     public let panelTop: Double
     public let panelHeight: Double
     /// The plot area in SVG user space.
@@ -26,7 +29,10 @@ public struct PanelLayout: Sendable, Equatable {
     public let timeTicks: [Double]
     /// Decimals of the time axis labels.
     public let timeTickDecimals: Int
-    /// The velocity axis (right) runs from `−velocityLimit` (bottom) to `+velocityLimit` (top).
+    /// SVG y of the velocity strip's top and bottom edges (the same x as the plot area).
+    public let velocityTop: Double
+    public let velocityBottom: Double
+    /// The velocity strip's axis runs from `−velocityLimit` (bottom) to `+velocityLimit` (top).
     public let velocityLimit: Double
     /// Progress per second where the velocity axis has a tick and a label.
     public let velocityTicks: [Double]
@@ -46,10 +52,10 @@ public struct PanelLayout: Sendable, Equatable {
         plotBottom - PanelLayout.fraction(progress, from: 0, to: 1) * (plotBottom - plotTop)
     }
 
-    /// SVG y of a velocity (progress per second) on the right axis (clamped to ±`velocityLimit`).
+    /// SVG y of a velocity (progress per second) in the velocity strip (clamped to ±`velocityLimit`).
     public func y(velocity: Double) -> Double {
         let share = velocity.isFinite ? PanelLayout.fraction(velocity, from: -velocityLimit, to: velocityLimit) : 0.5
-        return plotBottom - share * (plotBottom - plotTop)
+        return velocityBottom - share * (velocityBottom - velocityTop)
     }
 
     /// Where `value` lies between `lower` and `upper`, clamped to 0…1; 0 when it cannot be said.
@@ -65,7 +71,7 @@ public struct PanelLayout: Sendable, Equatable {
 
     init(name: String, transitionIndex: Int, panelTop: Double, panelHeight: Double,
          plotLeft: Double, plotRight: Double, plotTop: Double, plotBottom: Double,
-         timeRange: ClosedRange<Double>, timeTicks: [Double], timeTickDecimals: Int,
+         velocityTop: Double, velocityBottom: Double, timeRange: ClosedRange<Double>, timeTicks: [Double], timeTickDecimals: Int,
          velocityLimit: Double, velocityTicks: [Double], velocityTickDecimals: Int) {
         self.name = name
         self.transitionIndex = transitionIndex
@@ -75,6 +81,8 @@ public struct PanelLayout: Sendable, Equatable {
         self.plotRight = plotRight
         self.plotTop = plotTop
         self.plotBottom = plotBottom
+        self.velocityTop = velocityTop
+        self.velocityBottom = velocityBottom
         self.timeRange = timeRange
         self.timeTicks = timeTicks
         self.timeTickDecimals = timeTickDecimals

@@ -66,12 +66,6 @@ enum PanelWording {
         return lines.joined(separator: "\n")
     }
 
-    /// The visible label of a group of rejected candidates.
-    static func rejectionLabel(_ markers: [PlotMarker]) -> String {
-        let text = DisplayText.truncated(markers.first?.text ?? "", to: 28)
-        return markers.count > 1 ? text + " ×\(markers.count)" : text
-    }
-
     /// "3 finish, 2 cancel" (decisions in the order first seen).
     private static func decisionCounts(_ releases: [PlotRelease]) -> String {
         var order: [String] = [], counts: [String: Int] = [:]

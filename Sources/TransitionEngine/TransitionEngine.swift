@@ -97,10 +97,19 @@ public struct TransitionEngine: Sendable {
                 if touchedDown { explanations?.append(.rejected(transition: i, time: frame.time, why: .disabled)) }
                 continue
             }
-            if machines[i].ignoresFrame(of: source, freeCount: free.count) { continue }
-            if let bound = configuration.transitions[i].device, !(sourceNames[source]?.contains(bound) ?? false) { continue }
+            if machines[i].ignoresFrame(of: source, freeCount: free.count) {
+                if touchedDown { noteIgnored(i, frame) }
+                continue
+            }
+            if let bound = configuration.transitions[i].device, !(sourceNames[source]?.contains(bound) ?? false) {
+                if touchedDown { explanations?.append(.ignored(transition: i, time: frame.time, why: .otherDevice(bound))) }
+                continue
+            }
             let action = machines[i].handleFrame(frame, free: free)
-            if case .none = action { continue }
+            if case .none = action {
+                if touchedDown { noteIgnored(i, frame) }
+                continue
+            }
             if case .began(_, let ids) = action {
                 for id in ids { claimed.append(ClaimedTouch(source: source, id: id)) }
                 free.removeAll { ids.contains($0.id) }
@@ -131,6 +140,18 @@ public struct TransitionEngine: Sendable {
             touchedDown = true
         }
         seen[frame.source] = frame.contacts.map(\.id)
+    }
+
+    /// Says why transition `i` did not look at the frame's touch-down (while
+    /// explaining): its recogniser waits for more free contacts, or for fewer
+    /// (it already took or passed over those down). Otherwise a transition
+    /// whose finger count never matches would go unmentioned.
+    private mutating func noteIgnored(_ i: Int, _ frame: borrowing TouchFrame) {
+        let fingers = configuration.transitions[i].gesture.fingers
+        let why: Disregard = free.count < fingers
+            ? .tooFewContacts(free: free.count, down: frame.contacts.count, fingers: fingers)
+            : .waitingForLift(down: free.count, fingers: fingers)
+        explanations?.append(.ignored(transition: i, time: frame.time, why: why))
     }
 
     /// A time for traces: seconds with microseconds ("8.253768").

@@ -10,6 +10,7 @@ import TransitionEngine
 /// 0.000  touch-down at (0.01, 0.50), panel 0
 /// 0.000    back: candidate
 /// 0.000    forward: passed over: touch-down at x = 0.01, outside the right edge margin 0.05
+/// 0.000    close: not considered: it takes 2 fingers; 1 was down
 /// 1.305  back: finish by progress 0.66 at or past the threshold 0.5 (released at 0.234/s, peak 0.66)
 /// ```
 struct ExplanationText {
@@ -26,7 +27,7 @@ struct ExplanationText {
         let indent: String
         switch explanation {
         case .touchDown, .decided: indent = "  "
-        case .candidate, .rejected: indent = "    "
+        case .candidate, .rejected, .ignored: indent = "    "
         }
         return Self.seconds(Self.time(of: explanation)) + indent + text(explanation)
     }
@@ -40,6 +41,8 @@ struct ExplanationText {
             return "\(name(i)): candidate"
         case .rejected(let i, _, let why):
             return "\(name(i)): passed over: \(why.text)"
+        case .ignored(let i, _, let why):
+            return "\(name(i)): not considered: \(why.text)"
         case .decided(let i, _, let decision, let cause, _, let velocity, let peak):
             let released: String
             switch cause {
@@ -52,20 +55,30 @@ struct ExplanationText {
 
     /// The same as one NDJSON object: `{"type":"explain","time":…,"transition":…,"text":…}`.
     func json(_ explanation: Explanation, into w: JSONWriter) {
+        json(time: Self.time(of: explanation), transition: Self.transition(of: explanation), text: text(explanation), into: w)
+    }
+
+    /// A line of the summary at the end (`ExplanationSummary`), at `time`.
+    func line(time: Double, transition: Int?, text: String) -> String {
+        Self.seconds(time) + (transition == nil ? "  " : "    ") + text
+    }
+
+    /// The same as one NDJSON object.
+    func json(time: Double, transition: Int?, text: String, into w: JSONWriter) {
         w.raw("{\"type\":\"explain\",\"time\":")
-        w.number(Self.time(of: explanation))
-        if let i = Self.transition(of: explanation) {
+        w.number(time)
+        if let i = transition {
             w.raw(",\"transition\":")
             w.string(name(i))
         }
         w.raw(",\"text\":")
-        w.string(text(explanation))
+        w.string(text)
         w.raw("}\n")
     }
 
     static func time(of explanation: Explanation) -> Double {
         switch explanation {
-        case .touchDown(let time, _, _, _), .candidate(_, let time), .rejected(_, let time, _),
+        case .touchDown(let time, _, _, _), .candidate(_, let time), .rejected(_, let time, _), .ignored(_, let time, _),
              .decided(_, let time, _, _, _, _, _):
             return time
         }
@@ -74,7 +87,7 @@ struct ExplanationText {
     static func transition(of explanation: Explanation) -> Int? {
         switch explanation {
         case .touchDown: return nil
-        case .candidate(let i, _), .rejected(let i, _, _), .decided(let i, _, _, _, _, _, _): return i
+        case .candidate(let i, _), .rejected(let i, _, _), .ignored(let i, _, _), .decided(let i, _, _, _, _, _, _): return i
         }
     }
 

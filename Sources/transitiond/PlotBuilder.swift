@@ -11,9 +11,12 @@ struct PlotBuilder {
     private var tracks: [Int: PlotTransition] = [:]
     /// Per transition: what decided its last end (from the explanations).
     private var causes: [Int: String] = [:]
+    /// Why nothing began, in `--explain`'s words, for a plot with no panel.
+    private var summary: ExplanationSummary
 
     init(configuration: EngineConfiguration) {
         self.configuration = configuration
+        summary = ExplanationSummary(configuration: configuration)
     }
 
     /// A new track for transition `i`.
@@ -24,8 +27,9 @@ struct PlotBuilder {
     }
 
     mutating func add(_ explanation: Explanation) {
+        summary.add(explanation)
         switch explanation {
-        case .touchDown, .candidate:
+        case .touchDown, .candidate, .ignored:
             return
         case .rejected(let i, let time, let why):
             // Appended in place: a copy out of the dictionary would copy the arrays each time.
@@ -57,6 +61,11 @@ struct PlotBuilder {
             tracks[i]!.samples.append(PlotSample(time: event.time, progress: event.progress, velocity: event.velocity,
                                                  phase: .animating))
         }
+    }
+
+    /// Why no transition began (empty when one did), the lines `--explain` ends with.
+    var whyNothingBegan: [String] {
+        summary.whyNothingBegan().map(\.text)
     }
 
     /// The transitions that did something, in config order.

@@ -220,7 +220,7 @@ struct ReplayCommand: ParsableCommand {
             events.removeAll(keepingCapacity: true)
         }
         let title = recordings.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.joined(separator: ", ")
-        try TextFile.write(ReplayPlot.svg(builder.transitions, title: title), to: target)
+        try TextFile.write(ReplayPlot.svg(builder.transitions, title: title, whyEmpty: builder.whyNothingBegan), to: target)
     }
 
     /// `--fast --explain`: the explanation as text on stdout, or with
@@ -230,6 +230,7 @@ struct ReplayCommand: ParsableCommand {
         var session = prepared
         session.explain()
         let text = ExplanationText(configuration: configuration)
+        var summary = ExplanationSummary(configuration: configuration)
         let encoder = EventEncoder(configuration: configuration)
         var out = StandardOutput()
         var err = StandardOutput(fd: 2)
@@ -240,6 +241,7 @@ struct ReplayCommand: ParsableCommand {
         while !session.isFinished && !out.closed {
             session.step(into: &events)
             for explanation in session.takeExplanations() {
+                summary.add(explanation)
                 if json {
                     text.json(explanation, into: notes)
                 } else {
@@ -252,6 +254,16 @@ struct ReplayCommand: ParsableCommand {
                 err.write(notes)
             }
             events.removeAll(keepingCapacity: true)
+        }
+        // A replay where nothing began ends saying why, in the words the empty plot uses.
+        let end = session.engine.now.isFinite ? session.engine.now : 0
+        for line in summary.whyNothingBegan() where !out.closed {
+            if json {
+                text.json(time: end, transition: line.transition, text: line.text, into: notes)
+                err.write(notes)
+            } else {
+                out.write(text.line(time: end, transition: line.transition, text: line.text) + "\n")
+            }
         }
         try out.checkWritten()
     }

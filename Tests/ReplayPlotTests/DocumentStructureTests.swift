@@ -13,8 +13,9 @@ struct DocumentStructureTests {
         let width = try #require(root.attributes["width"]), height = try #require(root.attributes["height"])
         #expect(root.attributes["viewBox"] == "0 0 \(width) \(height)")
         #expect(width == "900")
-        // A title line, two panels (idle has no samples), a margin.
-        #expect(height == "648")
+        // A title line, two panels (idle has no samples; back lists its two rejections), a margin.
+        let panels = 392 + (6 + 2 * 15 + 4) + 392
+        #expect(height == String(40 + panels + 8))
     }
 
     @Test func isWellFormedAndSelfContained() throws {
@@ -41,11 +42,17 @@ struct DocumentStructureTests {
         #expect(document.elements(class: "release-label", inside: "panel-0").map(\.text) == ["finish (threshold)", "cancel (flick)"])
         #expect(document.elements(class: "release-label", inside: "panel-1").map(\.text) == ["cancel (device-lost)"])
         #expect(document.elements(class: "threshold-label").map(\.text) == ["finish threshold 0.5", "finish threshold 0.3"])
-        #expect(document.elements(class: "flick-label").map(\.text) == ["flick ±1.0/s", "flick ±2.0/s"])
-        #expect(document.elements(class: "rejection-label").map(\.text) == ["perpendicular", "too many fingers"])
-        let legend = document.elements(inside: "panel-0").filter { document.parent(of: $0)?.classes.contains("legend") == true }
-        #expect(legend.filter { $0.name == "text" }.map(\.text)
-                == ["progress (finger)", "animation frames", "velocity", "finish threshold", "flick band", "release", "rejected"])
+        #expect(document.elements(class: "flick-label").map(\.text)
+                == ["flick band ±1.0/s: a release this fast decides by its direction",
+                    "flick band ±2.0/s: a release this fast decides by its direction"])
+        #expect(document.elements(class: "rejection-label").map(\.text) == ["1.1 s: perpendicular", "1.3 s: too many fingers"])
+        func legend(_ panel: String) -> [String] {
+            document.elements(inside: panel).filter { document.parent(of: $0)?.classes.contains("legend") == true }
+                .filter { $0.name == "text" }.map(\.text)
+        }
+        #expect(legend("panel-0") == ["progress (finger)", "animation frames", "finish threshold", "release", "rejected (listed below)"])
+        // home has nothing rejected: its legend does not say "rejected".
+        #expect(legend("panel-1") == ["progress (finger)", "animation frames", "finish threshold", "release"])
     }
 
     @Test func textIsElevenToFifteenPixelSansSerif() throws {
@@ -77,7 +84,7 @@ struct DocumentStructureTests {
         let document = try XMLDocument(svg)
         #expect(document.elements(class: "heading").first?.text.hasPrefix("<back> & \"front\" 'side'\u{FFFD} — ") == true)
         #expect(document.elements(class: "title").first?.text == "title & <more>")
-        #expect(document.elements(class: "rejection-label").first?.text == "q > d & <count>")
+        #expect(document.elements(class: "rejection-label").first?.text == "1.1 s: q > d & <count>")
         let tooltips = document.nodes.filter { $0.name == "title" }.map(\.text)
         #expect(tooltips.contains { $0.contains("a \"quoted\" <reason>") })
     }

@@ -44,9 +44,12 @@ struct PanelLayoutTests {
         #expect(layout.y(progress: 0.5) == (layout.plotTop + layout.plotBottom) / 2)
         #expect(layout.y(progress: -0.3) == layout.plotBottom)
         #expect(layout.y(progress: 1.4) == layout.plotTop)
-        #expect(layout.y(velocity: 0) == (layout.plotTop + layout.plotBottom) / 2)
-        #expect(layout.y(velocity: layout.velocityLimit) == layout.plotTop)
-        #expect(layout.y(velocity: -layout.velocityLimit) == layout.plotBottom)
+        // Velocity has a strip of its own, below the plot area.
+        #expect(layout.velocityTop > layout.plotBottom && layout.velocityBottom > layout.velocityTop)
+        #expect(layout.velocityBottom < layout.panelTop + layout.panelHeight)
+        #expect(layout.y(velocity: 0) == (layout.velocityTop + layout.velocityBottom) / 2)
+        #expect(layout.y(velocity: layout.velocityLimit) == layout.velocityTop)
+        #expect(layout.y(velocity: -layout.velocityLimit) == layout.velocityBottom)
         #expect(layout.y(velocity: 1) < layout.y(velocity: -1))
         // The velocity axis holds the data (|v| ≤ 2.4) and the flick velocity.
         #expect(layout.velocityLimit >= 2.4)
@@ -70,7 +73,7 @@ struct PanelLayoutTests {
             #expect(layout.velocityTicks.first == -layout.velocityLimit && layout.velocityTicks.last == layout.velocityLimit)
         }
         let labels = try XMLDocument(ReplayPlot.svg(transitions, title: "t")).elements(class: "velocity-tick", inside: "panel-0")
-        #expect(labels.map(\.text) == ["−3", "−2", "−1", "0", "1", "2", "3"])
+        #expect(labels.map(\.text) == ["−4", "−2", "0", "2", "4"])
     }
 
     @Test func thresholdLineIsWhereTheLayoutPutsTheThreshold() throws {
@@ -134,7 +137,7 @@ struct PanelLayoutTests {
             node.name == "circle" && document.parent(of: node)?.classes.contains("animation-frames") == true
         }
         #expect(frames.count == 17)
-        // Velocity: one line per interaction, on the right axis.
+        // Velocity: one line per interaction, in the velocity strip.
         let velocity = document.elements(class: "velocity")
         #expect(velocity.count == 2)
         #expect(near(points(velocity[0]).first?.y, layout.y(velocity: sample.velocity)))

@@ -72,6 +72,89 @@ struct PlotReplayTests {
         }
     }
 
+    /// The texts of every `<text class="CLASS">`, unescaped enough for the plot's words.
+    func texts(_ svg: String, class name: String) -> [String] {
+        svg.components(separatedBy: "<text ").dropFirst().compactMap { piece in
+            let head = piece.prefix { $0 != ">" }
+            guard head.contains("class=\"\(name)\"") else { return nil }
+            return String(piece.drop { $0 != ">" }.dropFirst().prefix { $0 != "<" })
+                .replacingOccurrences(of: "&apos;", with: "'").replacingOccurrences(of: "&amp;", with: "&")
+        }
+    }
+
+    func render(_ svg: String, named name: String) throws {
+        let path = try temporaryFile("\(name).svg", svg)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: PlotReplayTests.rsvg!)
+        process.arguments = [path, "-o", path + ".png"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["RSVG_LOG"] = "1"
+        process.environment = environment
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0 && stderr.isEmpty, "\(stderr)")
+    }
+
+    @Test func theFlickBandIsInTheVelocityStripNotOnTheThreshold() throws {
+        let svg = try plot("back-flick-back-cancel")
+        let band = try #require(element(svg, "rect", class: "flick-band"))
+        let strip = try #require(element(svg, "rect", class: "velocity-area"))
+        let area = try #require(element(svg, "rect", class: "plot-area"))
+        let threshold = try #require(element(svg, "line", class: "threshold"))
+        let top = band["y"]!, bottom = band["y"]! + band["height"]!
+        #expect(top >= strip["y"]! - 0.01 && bottom <= strip["y"]! + strip["height"]! + 0.01)
+        #expect(top > area["y"]! + area["height"]!, "the band lies below the progress plot")
+        #expect(abs((top + bottom) / 2 - threshold["y1"]!) > 50, "the band is not centred on the threshold")
+        #expect(texts(svg, class: "flick-label").first?.hasPrefix("flick band ±1.0/s") == true)
+    }
+
+    @Test func everyRejectionMarkHasItsWords() throws {
+        // back passes over the swipe's touch-downs, then drags: a panel with rejections.
+        let result = try runTransitiond(["replay", "--plot", "-", "--config", ProjectPaths.file("config/example.toml"),
+                                         ProjectPaths.file("Recordings/swipe-up-3-fingers.events"),
+                                         ProjectPaths.file("Recordings/back-drag-finish.events")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let svg = result.stdoutText
+        let crosses = svg.components(separatedBy: "class=\"rejection\"").count - 1
+        let labels = texts(svg, class: "rejection-label")
+        #expect(crosses > 0)
+        #expect(labels.count == crosses)
+        #expect(labels.contains { $0.contains("outside the left edge margin 0.05") })
+        #expect(labels.allSatisfy { !$0.hasSuffix("…") || $0.dropLast().last?.isLetter == true })
+    }
+
+    @Test func aPlotWhereNothingBeganSaysWhyInTheWordsOfExplain() throws {
+        let config = try temporaryFile("nothing-began.toml", """
+            [[transition]]
+            name = "back"
+            gesture = "edge-pan"
+            edge = "left"
+            edge_margin = 0.01
+
+            [[transition]]
+            name = "zoom"
+            gesture = "pinch"
+            direction = "in"
+            """)
+        let recording = ProjectPaths.file("Recordings/back-drag-finish.events")
+        let result = try runTransitiond(["replay", "--plot", "-", "--config", config, recording])
+        #expect(result.status == 0, "\(result.stderr)")
+        let svg = result.stdoutText
+        #expect(texts(svg, class: "nothing") == ["nothing happened"])
+        let why = texts(svg, class: "nothing-why")
+        #expect(why == ["no transition began: 1 touch-down",
+                        "back: the touch-down was not within the left edge margin 0.01 (nearest at x = 0.02)",
+                        "zoom: pinch 'zoom' takes 2 fingers; at most 1 was down"])
+        // --explain ends with the same words.
+        let explained = try runTransitiond(["replay", "--fast", "--explain", "--config", config, recording])
+        let tail = explained.lines.suffix(why.count).map { $0.drop { $0 != " " }.trimmingCharacters(in: .whitespaces) }
+        #expect(tail == why, "\(explained.lines)")
+        if PlotReplayTests.rsvg != nil { try render(svg, named: "nothing-began") }
+    }
+
     @Test func theReleaseAndTheThresholdAreWhereTheStreamSays() throws {
         let svg = try plot("back-drag-finish")
         // The stream: back ended at 1.30517 s with progress 0.659829 (Tests/Golden).
