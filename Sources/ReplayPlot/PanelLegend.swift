@@ -74,8 +74,10 @@ extension PanelRenderer {
                      swatch: PanelLegend.Row.stroke(PlotStyle.threshold, width: "1.2", dashes: "6 4"))
         }
         if drawn.releases {
-            row.item("release", into: &svg) { svg, x, y in
-                svg.empty("circle", [W.at("cx", x + 9), W.at("cy", y), ("r", "4"), ("fill", PlotStyle.finish)])
+            // Both colours a release marker takes, so a red one is not read as something else.
+            row.item("release: finish, cancel", into: &svg) { svg, x, y in
+                svg.empty("circle", [W.at("cx", x + 4), W.at("cy", y), ("r", "4"), ("fill", PlotStyle.finish)])
+                svg.empty("circle", [W.at("cx", x + 14), W.at("cy", y), ("r", "4"), ("fill", PlotStyle.cancel)])
             }
         }
         if drawn.rejections {

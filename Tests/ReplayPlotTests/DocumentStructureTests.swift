@@ -50,9 +50,9 @@ struct DocumentStructureTests {
             document.elements(inside: panel).filter { document.parent(of: $0)?.classes.contains("legend") == true }
                 .filter { $0.name == "text" }.map(\.text)
         }
-        #expect(legend("panel-0") == ["progress (finger)", "animation frames", "finish threshold", "release", "rejected (listed below)"])
+        #expect(legend("panel-0") == ["progress (finger)", "animation frames", "finish threshold", "release: finish, cancel", "rejected (listed below)"])
         // home has nothing rejected: its legend does not say "rejected".
-        #expect(legend("panel-1") == ["progress (finger)", "animation frames", "finish threshold", "release"])
+        #expect(legend("panel-1") == ["progress (finger)", "animation frames", "finish threshold", "release: finish, cancel"])
     }
 
     @Test func textIsElevenToFifteenPixelSansSerif() throws {
