@@ -18,7 +18,7 @@ extension PanelRenderer {
         let columns = RejectionList.columns(marks.count), rows = RejectionList.rows(marks.count)
         let left = PlotGeometry.textLeft, width = (PlotGeometry.textRight - left) / Double(columns)
         let top = layout.panelTop + PlotGeometry.panelHeight + PlotGeometry.rejectionListGap
-        let room = PlotStyle.characters(fitting: width - 30)
+        let room = PlotStyle.characters(fitting: width - 24)
         for (index, mark) in marks.enumerated() {
             let x = left + Double(index / rows) * width
             let baseline = top + Double(index % rows + 1) * PlotGeometry.rejectionRowHeight - 3
