@@ -49,10 +49,10 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "NDJSON on stdout even on a terminal.")
     var json = false
 
-    @Flag(help: "With --fast: say why, for each touch-down and each decision (which transitions considered it, why each passed over it, whether a flick or the threshold decided). Text on stdout; with --json the events on stdout and explain lines on stderr.")
+    @Flag(help: "With --fast: say why, for each touch-down and each decision (which transitions considered it, why each passed over it or did not look at it, whether a flick or the threshold decided; when nothing began, why). Text on stdout; with --json the events on stdout and explain lines on stderr.")
     var explain = false
 
-    @Option(help: ArgumentHelp("Write an SVG plot of each transition (progress and velocity over time, the threshold, the flick band, each release and why, rejected candidates) to FILE (- for stdout) instead of the stream; runs on the virtual clock, as --fast.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Write an SVG plot of each transition (progress over time against the finish threshold, velocity on a strip of its own against the flick band, each release and why, rejected candidates numbered and listed; when nothing began, why) to FILE (- for stdout) instead of the stream; runs on the virtual clock, as --fast.", valueName: "FILE"))
     var plot: String?
 
     @Flag(help: "Trace the engine's state changes on stderr.")
