@@ -36,6 +36,12 @@ if ! "$venv/bin/python" -c 'import sys' >/dev/null 2>&1; then
   say "making a virtual environment in $venv"
   rm -rf "$venv"
   mkdir -p "$(dirname "$venv")"
+  if ! "$python" -c 'import ensurepip' >/dev/null 2>&1; then
+    # Debian's python3 makes environments only with python3-venv.
+    # shellcheck source=bin/setup.sh
+    source "$root/bin/setup.sh"
+    transitiond_install python3-venv || die "could not install python3-venv"
+  fi
   "$python" -m venv "$venv" || die "could not make a virtual environment (Debian: apt-get install python3-venv)"
 fi
 vpy="$venv/bin/python"

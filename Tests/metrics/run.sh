@@ -11,11 +11,9 @@ set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 if ! command -v prometheus >/dev/null 2>&1 || ! command -v promtool >/dev/null 2>&1; then
-  echo "metrics: installing prometheus (apt)…"
-  sudo=""
-  [ "$(id -u)" != 0 ] && sudo="sudo"
-  { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq prometheus; } >/dev/null 2>&1 || {
-    echo "metrics: could not install prometheus" >&2
+  # shellcheck source=bin/setup.sh
+  source "$root/bin/setup.sh"
+  transitiond_install prometheus || {
     echo "metrics: 0 passed, 1 failed"
     exit 1
   }

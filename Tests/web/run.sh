@@ -20,18 +20,12 @@ if [[ ! -x "$TRANSITIOND" ]]; then
   exit 1
 fi
 
-apt_updated=0
-apt_install() {
-  if [[ $apt_updated == 0 ]]; then
-    apt-get update -qq >/dev/null || true
-    apt_updated=1
-  fi
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
-}
+# What is missing is installed as the other commands install it (bin/setup.sh).
+# shellcheck source=bin/setup.sh
+source bin/setup.sh
 
 if ! command -v node >/dev/null 2>&1; then
-  echo "web: installing nodejs (apt)…"
-  apt_install nodejs || { echo "web: could not install nodejs" >&2; echo "web: 0 passed, 1 failed"; exit 1; }
+  transitiond_install nodejs || { echo "web: could not install nodejs" >&2; echo "web: 0 passed, 1 failed"; exit 1; }
 fi
 node_major=$(node -p 'process.versions.node.split(".")[0]')
 if (( node_major < 20 )); then
@@ -53,8 +47,7 @@ fi
 run_chromium=1
 [[ ${WEB_SKIP_CHROMIUM:-0} == 1 ]] && run_chromium=0
 if [[ $run_chromium == 1 ]] && ! command -v chromium >/dev/null 2>&1; then
-  echo "web: installing chromium (apt)…"
-  apt_install chromium || { echo "web: could not install chromium" >&2; echo "web: 0 passed, 1 failed"; exit 1; }
+  transitiond_install chromium || { echo "web: could not install chromium" >&2; echo "web: 0 passed, 1 failed"; exit 1; }
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/transitiond-web-run.XXXXXX")
