@@ -54,6 +54,8 @@ OPTIONS (separated by ";"):
     needs TOOL…     commands it needs; a missing one is installed with
                     apt-get where possible, else the example is skipped
                     (`needs root`: skipped unless the test runs as root)
+    unset VAR…      variables the example must do without (its daemon's
+                    socket stays where it is; $TRANSITIOND_SOCKET names it)
     terminal        stdout and stderr are a terminal (a pseudo-terminal,
                     80x24), for the live view
     wrap client     Python: the block is the body of an async function with
@@ -139,7 +141,7 @@ def parse_mark(mark):
     head, options = parts[0], {}
     kind, _, arg = head.partition(" ")
     for part in parts[1:]:
-        m = re.match(r"(each line|skip line|wrap|while|then|expect|given|needs|timeout|exit|interrupt|terminal|browser|check)\b:?\s*(.*)$",
+        m = re.match(r"(each line|skip line|wrap|while|then|expect|given|needs|unset|timeout|exit|interrupt|terminal|browser|check)\b:?\s*(.*)$",
                      part, re.S)
         if not m:
             raise ValueError(f"unknown option '{part}'")
@@ -483,6 +485,8 @@ def run_example(env_, block, text, files, line):
     if needs_python and env_.python() is None:
         return Result("fail", env_.venv_error)
     env = env_.environ(runtime)
+    for name in (o.get("unset") or "").split():
+        env.pop(name, None)
     for name, content in files.items():
         with open(os.path.join(work, name), "w") as f:
             f.write(content)
@@ -662,7 +666,8 @@ def main():
             else:
                 units = [(block.line, block.text, None)]
             for line, text, n in units:
-                where = f"{block.doc}:{line} {block.lang}" + (f" ({text.strip().splitlines()[0][:60]})" if n else "")
+                label = re.sub(r"\s+#.*$", "", text.strip().splitlines()[0]).strip()
+                where = f"{block.doc}:{line} {block.lang}" + (f" ({label[:70]})" if n else "")
                 skip = block.options.get("skip line", {}).get(n) if n else None
                 if skip:
                     report("skip", where, skip)
