@@ -12,6 +12,20 @@ and one it should not, at 100 frames/s:
 
     python3 Tests/kernel/make-filter-recording.py OUTPUT
 
+With --compositor, the compositor check's input instead (Tests/kernel/systemd/
+checks.sh), for a panel mounted a quarter turn clockwise (its bottom edge is
+the screen's left: udev gives it and its copy the calibration matrix
+0 -1 1 1 0 0), in panel positions:
+
+- M, 0.10-0.16 s: a tap in the middle (0.50, 0.50): the screen's middle;
+- B, 0.60-1.00 s: a quick drag up from the bottom edge (y 0.99 -> 0.39 at
+  x 0.50): the screen's left edge, so `back` claims it;
+- Q, 1.60-1.66 s: a tap at (0.25, 0.75): the screen's (0.25, 0.25);
+- L, 2.20-2.50 s: a drag right from the left edge (x 0.01 -> 0.61 at
+  y 0.50): down from the screen's top edge, nobody's.
+
+    python3 Tests/kernel/make-filter-recording.py --compositor OUTPUT
+
 Deterministic: the same bytes on every run.
 """
 
@@ -41,6 +55,20 @@ def drag(kernel, writer, t0, seconds, x0, x1, y):
     writer.frame(round((t0 + (frames + 1) / HZ) * 1e6), kernel.frame({}))
 
 
+def drag_y(kernel, writer, t0, seconds, x, y0, y1):
+    """One finger from (x, y0) to (x, y1), as drag() along the other axis."""
+    frames = round(seconds * HZ)
+    last = None
+    for i in range(frames + 1):
+        y = round((y0 + (y1 - y0) * i / frames) * syn.Y_MAX)
+        if y == last:
+            y -= 1
+        last = y
+        events = kernel.frame({0: (round(x * syn.X_MAX), y)})
+        writer.frame(round((t0 + i / HZ) * 1e6), events)
+    writer.frame(round((t0 + (frames + 1) / HZ) * 1e6), kernel.frame({}))
+
+
 def tap(kernel, writer, t0, seconds, x, y):
     """A finger down at (x, y) at t0 and up `seconds` later, not moving."""
     writer.frame(round(t0 * 1e6), kernel.frame({0: (round(x * syn.X_MAX), round(y * syn.Y_MAX))}))
@@ -48,12 +76,19 @@ def tap(kernel, writer, t0, seconds, x, y):
 
 
 def main(argv):
-    if len(argv) != 2:
+    compositor = len(argv) == 3 and argv[1] == "--compositor"
+    if len(argv) != 2 and not compositor:
         print(__doc__, file=sys.stderr)
         return 64
     kernel = syn.Kernel(syn.PANEL, first_tracking_id=500)
-    with open(argv[1], "w", encoding="utf-8", newline="\n") as fp:
+    with open(argv[-1], "w", encoding="utf-8", newline="\n") as fp:
         writer = syn.EvemuWriter(fp, syn.PANEL)
+        if compositor:
+            tap(kernel, writer, 0.10, 0.06, 0.50, 0.50)          # M
+            drag_y(kernel, writer, 0.60, 0.40, 0.50, 0.99, 0.39)  # B
+            tap(kernel, writer, 1.60, 0.06, 0.25, 0.75)          # Q
+            drag(kernel, writer, 2.20, 0.30, 0.01, 0.61, 0.50)   # L
+            return 0
         drag(kernel, writer, 0.10, 0.40, 0.40, 0.60, 0.50)   # A
         drag(kernel, writer, 1.00, 0.40, 0.01, 0.61, 0.50)   # B
         tap(kernel, writer, 2.50, 0.04, 0.01, 0.30)          # C

@@ -5,7 +5,7 @@
 #   Tests/kernel/run.sh [--checks LIST]
 #
 #   --checks LIST  comma-separated subset of: replay,device-lost,two-panels,filter,dump,metrics,record,flood,latency,latency-costs,
-#                  filter-flood,filter-latency,systemd
+#                  filter-flood,filter-latency,systemd,compositor
 #                  (default: all; the boot check always runs; `none`: only boot)
 #
 # Steps: install missing packages, find a kernel with evdev.ko/uinput.ko and
@@ -92,9 +92,9 @@ apt_install() {
   local sudo=""
   [ "$(id -u)" = 0 ] || sudo="sudo"
   say "installing $* with apt-get"
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >&2 && return 0
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq -o DPkg::Lock::Timeout=600 --no-install-recommends "$@" >&2 && return 0
   $sudo apt-get update -qq >&2 || true
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >&2
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq -o DPkg::Lock::Timeout=600 --no-install-recommends "$@" >&2
 }
 
 # The guest's ingredients: without these no guest can boot (SKIP).
@@ -331,12 +331,21 @@ guest() {
 [ -z "$virtual_checks" ] || guest 1 virtual "$virtual_checks" "$VIRTUAL_LIMIT" "$VIRTUAL_GUEST_LIMIT"
 [ -z "$real_checks" ] || guest 2 real "$real_checks" "$REAL_LIMIT" "$((REAL_LIMIT - 30))"
 
-# The booted-systemd guest: the .deb in a Debian 12 root with systemd as PID 1.
-if [ "$checks" = all ] || [[ ",$checks," == *",systemd,"* ]]; then
-  say "guest 3 (systemd as PID 1, the .deb installed): activation, user, device, reload, restart, watchdog, filter"
+# The booted-systemd guest: the .deb in a Debian 12 root with systemd as PID 1;
+# `systemd` are the unit's checks, `compositor` libinput and cage on the
+# filter's copy.
+systemd_checks=""
+for c in systemd compositor; do
+  if [ "$checks" = all ] || [[ ",$checks," == *",$c,"* ]]; then systemd_checks="${systemd_checks:+$systemd_checks,}$c"; fi
+done
+if [ -n "$systemd_checks" ]; then
+  list=""
+  [[ ",$systemd_checks," != *",systemd,"* ]] || list="activation, user, device, reload, restart, watchdog, filter"
+  [[ ",$systemd_checks," != *",compositor,"* ]] || list="${list:+$list, }compositor (libinput, cage)"
+  say "guest 3 (systemd as PID 1, the .deb installed): $list"
   t0=$(now)
   status=0
-  "$here/systemd/run.sh" "$transitiond" "$kdir" "$vmlinux" > "$work/results-systemd.txt" 2>&1 || status=$?
+  "$here/systemd/run.sh" "$transitiond" "$kdir" "$vmlinux" "$systemd_checks" > "$work/results-systemd.txt" 2>&1 || status=$?
   sed -nE 's/^KERNELTEST (PASS|FAIL) /\1 /p; s/^KERNELTEST INFO /     /p; s/^kernel: /     /p' "$work/results-systemd.txt"
   p=$(grep -c '^KERNELTEST PASS' "$work/results-systemd.txt" || true)
   f=$(grep -c '^KERNELTEST FAIL' "$work/results-systemd.txt" || true)

@@ -8,16 +8,18 @@
 # service, systemctl reload, a crash and a watchdog kill with restarts,
 # systemd-analyze security and the journal.
 #
-#   Tests/kernel/systemd/run.sh BINARY KDIR VMLINUX
+#   Tests/kernel/systemd/run.sh BINARY KDIR VMLINUX [CHECKS]
 #
 # BINARY: the release transitiond (static Swift stdlib); KDIR: the folder
 # with evdev.ko and uinput.ko; VMLINUX: the kernel (Tests/kernel/run.sh
-# passes its own). Prints `KERNELTEST …` result lines; exits 1 on a failure.
+# passes its own); CHECKS: `systemd` (the unit's checks), `compositor`
+# (libinput and cage on the filter's copy) or both, comma-separated (the
+# default). Prints `KERNELTEST …` result lines; exits 1 on a failure.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 work="$here/../.work/systemd"
-binary="$1" kdir="$2" vmlinux="$3"
+binary="$1" kdir="$2" vmlinux="$3" checks="${4:-systemd,compositor}"
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/transitiond"
 LIMIT=${SYSTEMD_GUEST_LIMIT:-420}
 now() { date +%s.%N; }
@@ -28,12 +30,17 @@ mkdir -p "$work" "$cache"
 # ------------------------------------------------------------ the root
 
 # debootstrap once; the tarball is reused until the package list changes.
-packages="systemd,systemd-sysv,udev,dbus,kmod,procps,init-system-helpers,libevdev2"
+# The compositor check's stack: libinput10, cage (wlroots 0.15) with wev as
+# its client, seatd for cage's session; and the `libinput` tool
+# (debug-events, list-devices) taken from libinput-tools without the rest of
+# that package, whose dependencies (GTK 3, Python) would triple the root.
+packages="systemd,systemd-sysv,udev,dbus,kmod,procps,init-system-helpers,libevdev2,libinput10,cage,wev,seatd"
+extras="libinput-tools:usr/bin/libinput,usr/libexec/libinput/libinput-debug-events,usr/libexec/libinput/libinput-list-devices"
 base="$cache/bookworm-minbase.tar"
-if [ ! -s "$base" ] || [ "$(cat "$base.packages" 2>/dev/null)" != "$packages" ]; then
+if [ ! -s "$base" ] || [ "$(cat "$base.packages" 2>/dev/null)" != "$packages $extras" ]; then
   command -v debootstrap >/dev/null 2>&1 || {
     say "installing debootstrap with apt-get"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=600 debootstrap >&2
   }
   mirror=$(sed -n 's/^URIs: *\(http[^ ]*\/debian\)$/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -n 1)
   t0=$(now)
@@ -41,8 +48,22 @@ if [ ! -s "$base" ] || [ "$(cat "$base.packages" 2>/dev/null)" != "$packages" ];
   rm -rf "$work/debootstrap"
   debootstrap --variant=minbase --include="$packages" bookworm "$work/debootstrap" "${mirror:-http://deb.debian.org/debian}" \
     > "$work/debootstrap.log" 2>&1 || { tail -n 20 "$work/debootstrap.log" >&2; echo "KERNELTEST FAIL systemd-guest: debootstrap failed"; exit 1; }
+  # The extras: PACKAGE:FILE,FILE... fetched with apt-get download (the
+  # host is Debian 12 too), only those files unpacked into the root.
+  rm -rf "$work/extras"; mkdir -p "$work/extras"
+  for extra in $extras; do
+    (cd "$work/extras" && apt-get download -q "${extra%%:*}" > "$work/extras.log" 2>&1) \
+      || { apt-get update -qq > /dev/null 2>&1; (cd "$work/extras" && apt-get download -q "${extra%%:*}" > "$work/extras.log" 2>&1); } \
+      || { cat "$work/extras.log" >&2; echo "KERNELTEST FAIL systemd-guest: apt-get download ${extra%%:*} failed"; exit 1; }
+    dpkg-deb -x "$work/extras/${extra%%:*}"_*.deb "$work/extras/tree"
+    for f in $(echo "${extra#*:}" | tr ',' ' '); do
+      mkdir -p "$work/debootstrap/$(dirname "$f")"
+      cp -a "$work/extras/tree/$f" "$work/debootstrap/$f"
+    done
+  done
+  rm -rf "$work/extras"
   tar -C "$work/debootstrap" -cf "$base.tmp" . && mv "$base.tmp" "$base"
-  echo "$packages" > "$base.packages"
+  echo "$packages $extras" > "$base.packages"
   rm -rf "$work/debootstrap"
   say "debootstrap took $(elapsed "$t0") s ($(du -m "$base" | cut -f1) MiB, cached in $cache)"
 fi
@@ -76,6 +97,7 @@ cp "$kdir/evdev.ko" "$kdir/uinput.ko" "$tree/usr/local/lib/kt/"
 gcc -static -O2 -o "$tree/usr/local/lib/kt/kt" "$here/../kt.c" "$here/../kt_filter.c" -lm
 cp "$root/Recordings/back-drag-finish.events" "$tree/usr/local/lib/kt/gesture.events"
 python3 "$here/../make-filter-recording.py" "$tree/usr/local/lib/kt/filter-mix.events"
+python3 "$here/../make-filter-recording.py" --compositor "$tree/usr/local/lib/kt/compositor.events"
 "$binary" replay --fast --json --config "$root/config/kiosk.toml" "$root/Recordings/back-drag-finish.events" \
   > "$tree/usr/local/lib/kt/gesture.ndjson"
 ln -sf /lib/systemd/systemd "$tree/init"
@@ -98,7 +120,7 @@ status=0
 timeout -k 5 "$LIMIT" qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -m 2048 -smp 2 \
   -nographic -no-reboot -nic none \
   -kernel "$vmlinux" -initrd "$work/initramfs.cpio" \
-  -append "console=ttyS0 rdinit=/init random.trust_cpu=on panic=-1 systemd.show_status=0 loglevel=3" \
+  -append "console=ttyS0 rdinit=/init random.trust_cpu=on panic=-1 systemd.show_status=0 loglevel=3 kt.checks=$checks" \
   < /dev/null > "$log" 2>&1 || status=$?
 say "booted, checked and powered off in $(elapsed "$t_boot") s ($accel; console: ${log#"$root"/})"
 grep -aoE 'KERNELTEST (PASS|FAIL|INFO|DONE).*' "$log" | tr -d '\r' > "$work/results.txt" || true
