@@ -2,6 +2,7 @@
 """Runs every marked example of the project's documentation.
 
     python3 Tests/examples/examples.py [--transitiond BINARY] [--list] [FILTER…]
+    python3 Tests/examples/examples.py --extract systemd DIR
 
 The documents are README.md, docs/*.md and docs/examples/*.md (not
 docs/benchmarks.md, which bench/run generates: its blocks are the
@@ -29,6 +30,11 @@ KIND is one of
     file NAME       a file later blocks of the same document use: written
                     as NAME into their folder (with `check CMD`, also run as
                     an example of its own: CMD on it)
+    systemd         needs root and a booted systemd with the project
+                    installed: listed as skipped here; `--extract systemd
+                    DIR` writes each such block as a script for a guest
+                    that has them (lines left out by `skip line` are
+                    commented out, with why)
     skip: WHY       not run; listed, with why
 
 OPTIONS (separated by ";"):
@@ -152,7 +158,7 @@ def parse_mark(mark):
                 options.setdefault("skip line", {})[int(n)] = why.strip()
         else:
             options[key] = value
-    if kind not in ("run", "daemon", "fragment", "file"):
+    if kind not in ("run", "daemon", "fragment", "file", "systemd"):
         raise ValueError(f"unknown kind '{kind}'")
     return kind, arg.strip(), options
 
@@ -579,6 +585,25 @@ def run_example(env_, block, text, files, line):
     return Result("ok")
 
 
+def extract_scripts(blocks, kind, folder):
+    """Each block of this kind as FOLDER/DOC-LINE.sh; prints their names."""
+    os.makedirs(folder, exist_ok=True)
+    for block in blocks:
+        if block.kind != kind:
+            continue
+        skipped = block.options.get("skip line", {})
+        body = []
+        for number, line in enumerate(block.text.rstrip("\n").split("\n"), 1):
+            body.append(f"# left out ({skipped[number]}): {line}" if number in skipped else line)
+        name = f"{block.doc.replace('/', '_').removesuffix('.md')}-{block.line}.sh"
+        with open(os.path.join(folder, name), "w") as f:
+            f.write(f"#!/bin/bash\n# {block.doc}:{block.line}, extracted by Tests/examples/examples.py\nset -e\n"
+                    + "\n".join(body) + "\n")
+        os.chmod(os.path.join(folder, name), 0o755)
+        print(name)
+    return 0
+
+
 def check_json(text):
     try:
         json.loads(text)
@@ -602,6 +627,8 @@ def main():
     parser.add_argument("--transitiond", default=os.environ.get("TRANSITIOND", ".build/debug/transitiond"))
     parser.add_argument("--list", action="store_true", help="list the blocks and their marks, run nothing")
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
+    parser.add_argument("--extract", nargs=2, metavar=("KIND", "DIR"),
+                        help="write the blocks marked KIND (systemd) as scripts into DIR, run nothing")
     parser.add_argument("filters", nargs="*", help="only examples whose FILE:LINE contains one of these")
     args = parser.parse_args()
     binary = args.transitiond if os.path.isabs(args.transitiond) else os.path.join(ROOT, args.transitiond)
@@ -629,6 +656,8 @@ def main():
         for b in blocks:
             print(f"{b.where}: {b.mark}")
         return 0
+    if args.extract:
+        return extract_scripts(blocks, *args.extract)
     if not os.access(binary, os.X_OK):
         print(f"examples: no transitiond at {binary} (build it, or set TRANSITIOND)", file=sys.stderr)
         print("examples: 0 passed, 1 failed, 0 skipped")
@@ -648,6 +677,10 @@ def main():
                 continue
             if block.kind == "skip":
                 report("skip", block.where, block.arg)
+                continue
+            if block.kind == "systemd":
+                report("skip", block.where, "needs root and a booted systemd with transitiond installed "
+                       "(for such a guest: examples.py --extract systemd DIR)")
                 continue
             if block.kind == "file":
                 files.setdefault(block.doc, {})[block.arg] = block.text
