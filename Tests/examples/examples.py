@@ -4,10 +4,11 @@
     python3 Tests/examples/examples.py [--transitiond BINARY] [--list] [FILTER…]
     python3 Tests/examples/examples.py --extract systemd DIR
 
-The documents are README.md, docs/*.md and docs/examples/*.md (not
-docs/benchmarks.md, which bench/run generates: its blocks are the
-benchmarks' own commands, minutes each, and it says so itself),
-docs/kiosk.md included, and clients/*/README.md. Every fenced block in them
+The documents are README.md, docs/*.md and docs/*/*.md, and
+clients/*/README.md; not docs/benchmarks.md, which bench/run generates
+from bench/benchmarks.md.in: its blocks are the benchmarks' own commands,
+minutes each, which bench/run itself runs. FILTERs keep only the examples
+whose FILE:LINE contains one of them. Every fenced block in them
 needs a mark, an HTML comment on the line just before its fence (a block
 without one fails, so that no new example goes untested):
 
@@ -37,7 +38,7 @@ KIND is one of
                     commented out, with why)
     skip: WHY       not run; listed, with why
 
-OPTIONS (separated by ";"):
+OPTIONS (separated by "; ", which no option's value may contain):
     each line       every command line of the block is an example of its
                     own (alternatives, not a script); `skip line N[,M]: WHY`
                     leaves some out, with why
