@@ -237,7 +237,6 @@ fi
 # ("could not create touch point"), so it is not set: the seat has devices.
 if want compositor; then
   t_compositor=$(cut -d' ' -f1 /proc/uptime)
-  setup_filter
   cat > /etc/udev/rules.d/80-kt-panel.rules <<'RULES'
 # The panel and its copy ("… (transitiond filter)"): one matrix for both.
 SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="transitiond synthetic 10-point panel*", ENV{LIBINPUT_CALIBRATION_MATRIX}="0 -1 1 1 0 0"
@@ -245,6 +244,10 @@ SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="transitiond synthetic 10-poi
 SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="transitiond synthetic 10-point panel", ENV{KT_EXACT_NAME}="1"
 RULES
   udevadm control --reload
+  # A copy outlives its panel (6b's is still there) and keeps the udev
+  # properties it was made with: a restart of the daemon drops it, and the
+  # next one is made under the rule.
+  if [ "$filter_ready" = 1 ]; then systemctl restart transitiond.service; else setup_filter; fi
   seen=$(grep -c 'filter: the touches of' /tmp/journal.txt)
   mkfifo /tmp/go3
   exec 3<> /tmp/go3
@@ -294,9 +297,11 @@ RULES
     [ "$cage_ready" = 0 ] || wait_for 30 at_least_lines /tmp/wev.txt 'wl_touch\] up:' 3
     # The touches' first positions, and the panel's own events (none: it is
     # grabbed). libinput: percent of the screen; wev: pixels of 1280x720.
-    sed 's|/ *|/|g' /tmp/libinput.txt | awk -v n="$(basename "$copy")" '$1 == n && $2 == "TOUCH_DOWN" { sub("/", " ", $6); printf "%s ", $6 }' > /tmp/li-downs.txt
-    li_ups=$(grep -c "^ $(basename "$copy") .*TOUCH_UP" /tmp/libinput.txt)
-    li_panel=$(grep -c "^ $(basename "$panel") .*TOUCH" /tmp/libinput.txt)
+    # (debug-events marks a line whose device differs from the line
+    # before's with a leading `-`.)
+    sed 's|/ *|/|g' /tmp/libinput.txt | awk -v n="$(basename "$copy")" '($1 == n || $1 == "-" n) && $2 == "TOUCH_DOWN" { sub("/", " ", $6); printf "%s ", $6 }' > /tmp/li-downs.txt
+    li_ups=$(grep -c "^[ -]$(basename "$copy") .*TOUCH_UP" /tmp/libinput.txt)
+    li_panel=$(grep -c "^[ -]$(basename "$panel") .*TOUCH" /tmp/libinput.txt)
     sed -n 's/.*wl_touch\] down:.*x, y: \([0-9.]*\), \([0-9.]*\).*/\1 \2/p' /tmp/wev.txt | tr '\n' ' ' > /tmp/wev-downs.txt
     wev_ups=$(grep -c 'wl_touch\] up:' /tmp/wev.txt)
     # near "GOT" "EXPECTED" TOLERANCE: the same number of values, each within.
