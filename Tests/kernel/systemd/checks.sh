@@ -289,6 +289,24 @@ RULES
     }
     wait_for 60 cage_up && kill -0 "$cage_pid" && cage_ready=1
     cage_fds=$(ls -l "/proc/$cage_pid/fd" 2>/dev/null | grep -o '/dev/input/event[0-9]*' | sort | tr '\n' ' ')
+    # The other way to keep the panel from the UI: LIBINPUT_IGNORE_DEVICE
+    # on it alone (the exact name). libinput reads it when it adds a device,
+    # so a new context (`libinput list-devices`) must list the copy and not
+    # the panel; the two readers above already have theirs.
+    echo 'SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="transitiond synthetic 10-point panel", ENV{LIBINPUT_IGNORE_DEVICE}="1"' \
+      > /etc/udev/rules.d/81-kt-ignore-panel.rules
+    udevadm control --reload
+    udevadm trigger --action=change --settle "$panel"
+    libinput list-devices > /tmp/list-devices.txt 2>&1
+    listed=$(sed -n 's/^Device: *//p' /tmp/list-devices.txt | grep 'transitiond synthetic' | tr '\n' ';')
+    udevadm info -q property "$panel" > /tmp/udev-panel-ignore.txt 2>&1
+    if [ "$listed" = "transitiond synthetic 10-point panel (transitiond filter);" ] \
+        && grep -q '^LIBINPUT_IGNORE_DEVICE=1' /tmp/udev-panel-ignore.txt; then
+      pass compositor:ignore "with LIBINPUT_IGNORE_DEVICE=1 on the panel (a rule on its exact name), libinput list-devices lists the copy alone: $(grep -A 20 "(transitiond filter)" /tmp/list-devices.txt | grep -m 1 '^Calibration' | tr -s ' ')"
+    else
+      fail compositor:ignore "libinput list-devices listed '$listed' (expected the copy alone)"
+      show list-devices /tmp/list-devices.txt 40; show udev-panel /tmp/udev-panel-ignore.txt 30
+    fi
     echo go >&3
     wait "$player"
     # M, Q and L reach the copy: wait for their ends (B, were it given to
