@@ -24,21 +24,7 @@ struct PlotReplayTests {
     @Test(.enabled(if: PlotReplayTests.rsvg != nil, "rsvg-convert (librsvg2-bin) is not installed"),
           arguments: PlotReplayTests.recordings)
     func rendersWithoutWarnings(_ name: String) throws {
-        let svg = try temporaryFile("\(name).svg", try plot(name))
-        let png = svg + ".png"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: PlotReplayTests.rsvg!)
-        process.arguments = [svg, "-o", png]
-        var environment = ProcessInfo.processInfo.environment
-        environment["RSVG_LOG"] = "1"   // librsvg says what it could not render
-        process.environment = environment
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        process.waitUntilExit()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 0, "\(stderr)")
-        #expect(stderr.isEmpty, "\(stderr)")
+        let png = try render(try plot(name), named: name)
         let size = (try? FileManager.default.attributesOfItem(atPath: png)[.size] as? Int) ?? 0
         #expect(size > 10_000, "a PNG of \(size) bytes")
     }
@@ -82,7 +68,11 @@ struct PlotReplayTests {
         }
     }
 
-    func render(_ svg: String, named name: String) throws {
+    /// Renders `svg` to a PNG with librsvg, expecting no error and no
+    /// warning (`RSVG_LOG`: librsvg says what it could not render); the
+    /// PNG's path.
+    @discardableResult
+    func render(_ svg: String, named name: String) throws -> String {
         let path = try temporaryFile("\(name).svg", svg)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: PlotReplayTests.rsvg!)
@@ -95,7 +85,9 @@ struct PlotReplayTests {
         try process.run()
         process.waitUntilExit()
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 0 && stderr.isEmpty, "\(stderr)")
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        #expect(stderr.isEmpty, "\(stderr)")
+        return path + ".png"
     }
 
     @Test func theFlickBandIsInTheVelocityStripNotOnTheThreshold() throws {
