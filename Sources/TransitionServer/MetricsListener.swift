@@ -28,7 +28,8 @@ extension TransitionServer {
     }
 
     /// Binds the listener (or adopts the passed one), not yet accepting.
-    func bindMetrics(_ options: MetricsListenOptions) throws {
+    /// Returns what to log once every listener is bound.
+    func bindMetrics(_ options: MetricsListenOptions) throws -> () -> Void {
         let bootstrap = ServerBootstrap(group: loop)
             .serverChannelOption(.backlog, value: 64)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -46,9 +47,12 @@ extension TransitionServer {
         bound.port = listener.localAddress?.port ?? options.port
         try loop.submit { [self] in metricsListener = listener }.wait()
         let how = options.inheritedListener == nil ? "" : " (passed by the service manager)"
-        logger.info("serving metrics at http://\(bound.authority)/metrics\(how)")
-        if options.inheritedListener == nil, !Self.isLoopbackAddress(options.host) {
-            logger.warning("the metrics listener is on \(bound.authority), which is not loopback: other machines can read the daemon's counts")
+        let logger = logger
+        return {
+            logger.info("serving metrics at http://\(bound.authority)/metrics\(how)")
+            if options.inheritedListener == nil, !Self.isLoopbackAddress(options.host) {
+                logger.warning("the metrics listener is on \(bound.authority), which is not loopback: other machines can read the daemon's counts")
+            }
         }
     }
 

@@ -100,9 +100,14 @@ public final class TransitionServer: @unchecked Sendable {
     /// returns when bound. If it throws, `closed` fails with the error.
     public func start() throws {
         do {
-            if let webSocket = options.webSocket { try bindWebSocket(webSocket) }
-            if let listen = options.metricsListen { try bindMetrics(listen) }
+            // The TCP listeners are bound first (a port in use fails before
+            // a socket file is made) but said only once the Unix socket is
+            // bound too: no "serving ws://…" before a path that cannot be.
+            var announcements: [() -> Void] = []
+            if let webSocket = options.webSocket { announcements.append(try bindWebSocket(webSocket)) }
+            if let listen = options.metricsListen { announcements.append(try bindMetrics(listen)) }
             try bindAndListen()
+            for announce in announcements { announce() }
         } catch {
             let listeners = try? loop.submit({ [self] in [webSocketListener.take(), metricsListener.take()] }).wait()
             for listener in (listeners ?? []).compactMap({ $0 }) {

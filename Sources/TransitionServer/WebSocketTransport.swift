@@ -23,7 +23,8 @@ import NIOWebSocket
 extension TransitionServer {
     /// Binds the listener (or adopts the passed one), not yet accepting:
     /// `startAcceptingWebSockets` starts it once the machine is listening.
-    func bindWebSocket(_ options: WebSocketOptions) throws {
+    /// Returns what to log once every listener is bound.
+    func bindWebSocket(_ options: WebSocketOptions) throws -> () -> Void {
         let bootstrap = ServerBootstrap(group: loop)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -52,9 +53,12 @@ extension TransitionServer {
             webSocketPort = port
         }.wait()
         let how = options.inheritedListener == nil ? "" : " (passed by the service manager)"
-        logger.info("serving ws://\(authority)/stream\(how); pages at http://\(authority)/")
-        if options.inheritedListener == nil, !Self.isLoopbackAddress(options.host) {
-            logger.warning("the WebSocket listens on \(authority), which is not loopback: other machines can read the stream (commands need a peer whose user is known)")
+        let logger = logger
+        return {
+            logger.info("serving ws://\(authority)/stream\(how); pages at http://\(authority)/")
+            if options.inheritedListener == nil, !Self.isLoopbackAddress(options.host) {
+                logger.warning("the WebSocket listens on \(authority), which is not loopback: other machines can read the stream (commands need a peer whose user is known)")
+            }
         }
     }
 

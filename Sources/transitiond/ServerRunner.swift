@@ -92,9 +92,11 @@ enum ServerRunner {
             try server.start()
         } catch let error as SocketPathError {
             switch error.kind {
-            case .inUse, .notASocket, .unsafeFolder: throw Failure(.unavailable, error.description)
+            // A path that cannot be bound (no such folder, no permission)
+            // is a socket the daemon cannot have, as one in use is: 69, not
+            // 74, which is a failed write of the output.
+            case .inUse, .notASocket, .unsafeFolder, .system: throw Failure(.unavailable, error.description)
             case .tooLong: throw Failure(.usage, error.description)
-            case .system: throw Failure(.ioError, error.description)
             }
         } catch let error as IOError {
             throw Failure(.unavailable, "cannot listen: \(error)")
