@@ -40,6 +40,64 @@ transitiond_layout() {
     "$root$prefix/share/zsh/vendor-completions/_transitiond" "$root$prefix/share/fish/vendor_completions.d/transitiond.fish"
   install -m 644 "$src/docs/kiosk.md" "$src/docs/kiosk-web.md" "$src/docs/metrics.md" "$src/docs/protocol.md" "$src/config/example.toml" \
     "$root$prefix/share/doc/transitiond/"
+  transitiond_link_docs "$root$prefix/share/doc/transitiond"
+}
+
+# transitiond_link_docs DOCDIR — the docs go flat into DOCDIR
+# (share/doc/transitiond, of the package and of bin/install), where a link
+# written for the sources (../clients/js/README.md, ../config/demo.toml)
+# leads nowhere. In the installed copies every relative link must resolve:
+# an image of docs/ is installed with them (images/…), a link to an
+# installed file names it where it is, and a link to anything else becomes
+# its text and the path in the sources. A mention of docs/NAME.md is made
+# NAME.md when NAME.md is installed.
+transitiond_link_docs() {
+  local doc="$1" src f
+  src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+  for f in "$doc"/*.md "$doc"/*.toml; do
+    [ -f "$f" ] || continue
+    perl -0777 -e '
+      my ($doc, $src, $shipped) = splice(@ARGV, 0, 3);
+      my $markdown = $ARGV[0] =~ /\.md$/;
+      my %shipped = map { $_ => 1 } split /,/, $shipped;
+      local $_ = <>;
+      # docs/…/x → the path in the sources, from the docs folder.
+      sub resolve {
+        my @parts = ("docs");
+        for my $p (split m{/}, shift) {
+          next if $p eq "." || $p eq "";
+          if ($p eq "..") { pop @parts } else { push @parts, $p }
+        }
+        return join "/", @parts;
+      }
+      $markdown and s{(!?)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(([^()\s]+)\)}{
+        my ($bang, $text, $target) = ($1, $2, $3);
+        my ($path, $anchor) = $target =~ m{^([^#]*)(#.*)?$};
+        $anchor //= "";
+        if ($target =~ m{^[a-z][a-z0-9+.-]*:}i || $path eq "") {
+          "$bang\[$text\]($target)";                      # a URL, or a place in this file
+        } else {
+          my $source = resolve($path);
+          (my $name = $source) =~ s{^(docs|config)/}{};
+          if ($shipped{$name}) {
+            "$bang\[$text\]($name$anchor)";
+          } elsif ($source =~ m{^docs/images/[^/]+$} && -f "$src/$source") {
+            system("install", "-D", "-m", "644", "$src/$source", "$doc/$name") == 0 or die "cannot ship $source\n";
+            "$bang\[$text\]($name)";
+          } elsif ($bang) {
+            $text;
+          } else {
+            (my $plain = $source) =~ s{/$}{};
+            $text =~ /\Q$plain\E/ ? "$text (in the transitiond sources)" : "$text (`$plain` in the transitiond sources)";
+          }
+        }
+      }ge;
+      s{(?<![\w./-])docs/([\w.-]+\.md)\b}{ $shipped{$1} ? $1 : "docs/$1" }ge;
+      print;
+    ' "$doc" "$src" "$(cd "$doc" && ls | paste -sd, -)" "$f" > "$f.new"
+    mv "$f.new" "$f"
+    chmod 644 "$f"
+  done
 }
 
 # Builds the release binary (static Swift standard library) and prints its
