@@ -52,6 +52,14 @@ struct StandardOutput {
         write(Array(text.utf8))
     }
 
+    /// Whether the reader of a pipe went away (or a terminal hung up)
+    /// without a write to find out: `subscribe | head -n 1` ends once head
+    /// has its line, not at the next event, which may be long in coming.
+    var readerGone: Bool {
+        var entry = pollfd(fd: fd, events: 0, revents: 0)
+        return poll(&entry, 1, 0) == 1 && entry.revents & Int16(POLLERR | POLLHUP) != 0
+    }
+
     /// A write failed (the reader went away, the disk is full): the command
     /// has stopped writing at the first failure and exits 74 (sysexits
     /// EX_IOERR), saying why.

@@ -100,6 +100,7 @@ struct SubscribeSession {
             } catch .timedOut, .interrupted {
                 flush()
                 if var v = view { out.write(v.tick(mirror)); view = v }
+                if out.readerGone { return .stopped }
                 continue
             } catch {
                 flush()

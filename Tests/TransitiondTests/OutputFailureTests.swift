@@ -38,6 +38,21 @@ import Testing
         }
     }
 
+    /// `subscribe | head -n 1` ends once head has its line, although the
+    /// daemon sends nothing more (a replay waiting for a second client):
+    /// subscribe notices the reader gone without a write. `timeout` bounds
+    /// it; a subscriber that waited for the next event would end with 124.
+    @Test func aSubscriberWhoseReaderLeftEndsWithoutWaitingForAnEvent() throws {
+        let socket = temporarySocketPath("reader-left")
+        let daemon = try DaemonProcess(["replay", "--socket", socket, "--wait-clients", "2", "--hold",
+                                        ProjectPaths.file("Recordings/back-drag-finish.events")], socket: socket)
+        try daemon.waitUntilListening()
+        let result = try shell("timeout 20 \"$T\" subscribe --json --socket \(socket) | head -n 1 > /dev/null")
+        #expect(result.status == 0, "\(result.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0, "\(daemon.stderr)")
+    }
+
     @Test func aPlotOrAnExpectationFileIntoAFullDiskExits74() throws {
         let recording = ProjectPaths.file("Recordings/back-drag-finish.events")
         let plot = try shell("\"$T\" replay \(recording) --plot - > /dev/full")
