@@ -340,7 +340,7 @@ for c in systemd compositor; do
 done
 if [ -n "$systemd_checks" ]; then
   list=""
-  [[ ",$systemd_checks," != *",systemd,"* ]] || list="activation, user, device, reload, restart, watchdog, filter"
+  [[ ",$systemd_checks," != *",systemd,"* ]] || list="activation, websocket, user, device, reload, restart, watchdog, filter, the docs' systemd blocks"
   [[ ",$systemd_checks," != *",compositor,"* ]] || list="${list:+$list, }compositor (libinput, cage)"
   say "guest 3 (systemd as PID 1, the .deb installed): $list"
   t0=$(now)

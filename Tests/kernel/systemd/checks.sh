@@ -37,6 +37,55 @@ more_than() { [ "$(grep -c "$2" "$1" 2>/dev/null)" -gt "$3" ]; }
 at_least_lines() { [ "$(grep -c "$2" "$1" 2>/dev/null)" -ge "$3" ]; }
 pid_changed() { p=$(main_pid); [ "$p" != 0 ] && [ "$p" != "$1" ] && is_active transitiond.service active; }
 
+# The docs' blocks marked `<!-- example: systemd -->`, extracted on the host
+# (examples.py --extract systemd: one bash script each, `set -e`, the lines
+# the mark leaves out commented out; `list` names them in the documents'
+# order). Each runs where a check needs what it sets up, as root, within
+# EXAMPLE_LIMIT seconds, and must exit 0; the check then looks for what the
+# doc says it does. A block no check here knows runs at the end, and must
+# exit 0.
+EX=$KT/examples
+EXAMPLE_LIMIT=60
+examples_run=" "
+# example DOC TEXT: finds DOC's block that contains TEXT and runs it; sets
+# ex_where (DOC:LINE of its fence, as examples.py names it), ex_status
+# (its exit status, 124 after the time limit; 127 when there is no such
+# block), ex_seconds; its stdout in /tmp/example.out, stderr in
+# /tmp/example.err.
+example() {
+  ex_where="$1 (a block with '$2')" ex_status=127 ex_seconds=0
+  : > /tmp/example.out; : > /tmp/example.err
+  for ex in $(cat "$EX/list"); do
+    sed -n 2p "$EX/$ex" | grep -q "^# $1:[0-9]*," && grep -v '^#' "$EX/$ex" | grep -qF -- "$2" || continue
+    run_example "$ex"
+    return
+  done
+}
+run_example() {
+  ex_where=$(sed -n '2s/^# \([^ ,]*\),.*/\1/p' "$EX/$1")
+  examples_run="$examples_run$1 "
+  t0=$(cut -d' ' -f1 /proc/uptime)
+  timeout -k 5 "$EXAMPLE_LIMIT" bash "$EX/$1" > /tmp/example.out 2> /tmp/example.err
+  ex_status=$?
+  ex_seconds=$(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f", b - a }')
+  cp /tmp/example.out "/tmp/example-$1.out"; cp /tmp/example.err "/tmp/example-$1.err"
+  # The lines its mark leaves out (`skip line N: why`), not run here either.
+  sed -n 's/^# left out (\(.*\)): \(.*\)$/(\1): \2/p' "$EX/$1" | while IFS= read -r left; do
+    info "$ex_where: a line skipped $left"
+  done
+}
+# example_ran: it exited 0; else a FAIL line for it, with its output.
+example_ran() {
+  [ "$ex_status" = 0 ] && return 0
+  case "$ex_status" in
+    127) fail "$ex_where" "no such block marked systemd in the doc (examples/list: $(tr '\n' ' ' < "$EX/list"))" ;;
+    124) fail "$ex_where" "still running after $EXAMPLE_LIMIT s" ;;
+    *) fail "$ex_where" "exit status $ex_status after $ex_seconds s" ;;
+  esac
+  show stdout /tmp/example.out; show stderr /tmp/example.err
+  return 1
+}
+
 info "systemd $(systemctl --version | head -n 1 | cut -d' ' -f2), kernel $(uname -r), up $(cut -d' ' -f1 /proc/uptime) s"
 journalctl -f -o cat -u transitiond.service > /tmp/journal.txt 2>&1 &
 # The checks to run: kt.checks= on the kernel's command line, a comma-separated
@@ -46,21 +95,30 @@ CHECKS=$(sed -n 's/.*kt\.checks=\([^ ]*\).*/\1/p' /proc/cmdline)
 want() { case ",$CHECKS," in *",$1,"*) return 0 ;; esac; return 1; }
 insmod "$KT/evdev.ko" 2>/dev/null; insmod "$KT/uinput.ko" 2>/dev/null
 
-# Filter mode under the hardened unit, set up as docs/kiosk.md says: a udev
-# rule gives the service's group /dev/uinput, a drop-in allows the device,
-# `[input] mode = "filter"`; then the service restarts. Once.
+# Filter mode under the hardened unit, set up by docs/kiosk.md's block (a
+# udev rule gives the service's group /dev/uinput, a drop-in allows the
+# device), then `[input] mode = "filter"` and a restart of the service, as
+# the doc goes on. Once. The block's own check: /dev/uinput is then group
+# transitiond, mode 0660 (once udev has handled the change event it
+# triggered: `udevadm settle`), and the unit allows it.
 filter_ready=0
 setup_filter() {
   [ "$filter_ready" = 0 ] || return 0
   filter_ready=1
-  echo 'KERNEL=="uinput", GROUP="transitiond", MODE="0660"' > /etc/udev/rules.d/70-transitiond-uinput.rules
-  udevadm control --reload
-  udevadm trigger --action=change /sys/devices/virtual/misc/uinput
-  udevadm settle
-  mkdir -p /etc/systemd/system/transitiond.service.d
-  printf '[Service]\nDeviceAllow=/dev/uinput rw\n' > /etc/systemd/system/transitiond.service.d/filter.conf
+  was=$(stat -c '%G %a' /dev/uinput)
+  example docs/kiosk.md 'DeviceAllow=/dev/uinput rw'
+  if example_ran; then
+    udevadm settle --timeout=30
+    now_is=$(stat -c '%G %a' /dev/uinput)
+    allow=$(systemctl show -p DeviceAllow transitiond.service | tr '\n' ' ')
+    if [ "$now_is" = "transitiond 660" ] && echo "$allow" | grep -q '/dev/uinput rw'; then
+      pass "$ex_where" "exit 0 in $ex_seconds s: /dev/uinput was $was, is now group transitiond mode 0660; systemctl show -p DeviceAllow: $allow"
+    else
+      fail "$ex_where" "/dev/uinput was $was, is $now_is (expected transitiond 660); systemctl show -p DeviceAllow: $allow"
+      show stderr /tmp/example.err
+    fi
+  fi
   sed -i 's/^\[input\]$/[input]\nmode = "filter"/' /etc/transitiond/transitiond.toml
-  systemctl daemon-reload
   systemctl restart transitiond.service
 }
 
@@ -77,6 +135,24 @@ if want systemd; then
     fi
   else
     fail activation "before any client: socket $(systemctl is-active transitiond.socket), service $(systemctl is-active transitiond.service)"
+  fi
+
+  # 1a. docs/kiosk-web.md's block: enables transitiond-websocket.socket (off
+  # until then), restarts the running service so that it gets the socket,
+  # and curl of /healthz prints ok. The client reconnects.
+  before=$(hellos /tmp/sub.ndjson) pid=$(main_pid)
+  was="$(systemctl is-enabled transitiond-websocket.socket) and $(systemctl is-active transitiond-websocket.socket)"
+  example docs/kiosk-web.md transitiond-websocket.socket
+  if example_ran; then
+    if [ "$was" = "disabled and inactive" ] && is_active transitiond-websocket.socket active \
+        && [ "$(systemctl is-enabled transitiond-websocket.socket)" = enabled ] \
+        && [ "$(cat /tmp/example.out)" = ok ] && pid_changed "$pid" \
+        && wait_for 30 at_least /tmp/sub.ndjson $((before + 1)); then
+      pass "$ex_where" "exit 0 in $ex_seconds s: transitiond-websocket.socket was $was, now enabled and active; the service restarted (pid $pid → $(main_pid)) and the client reconnected; curl of /healthz printed '$(cat /tmp/example.out)'"
+    else
+      fail "$ex_where" "the socket was $was, is $(systemctl is-enabled transitiond-websocket.socket) and $(systemctl is-active transitiond-websocket.socket); pid $pid → $(main_pid); curl printed '$(head -c 200 /tmp/example.out)' (expected ok); hellos $before → $(hellos /tmp/sub.ndjson)"
+      show stderr /tmp/example.err; show journal /tmp/journal.txt
+    fi
   fi
 
   # 1b. The WebSocket listener of transitiond-websocket.socket: systemd binds
@@ -98,6 +174,25 @@ if want systemd; then
     show tcp /tmp/ws-tcp.txt
     sleep 1; "$KT/kt" ws 8765 > /tmp/ws2.txt 2>&1
     show "again after 1 s" /tmp/ws2.txt
+  fi
+
+  # 1c. docs/metrics.md's block: enables transitiond-metrics.socket,
+  # restarts the service, and curl of 127.0.0.1:9464/metrics gets the
+  # daemon's metrics (systemd binds the port; only the daemon answers).
+  before=$(hellos /tmp/sub.ndjson) pid=$(main_pid)
+  was="$(systemctl is-enabled transitiond-metrics.socket) and $(systemctl is-active transitiond-metrics.socket)"
+  example docs/metrics.md transitiond-metrics.socket
+  if example_ran; then
+    metrics=$(grep -c '^transitiond_' /tmp/example.out)
+    if [ "$was" = "disabled and inactive" ] && is_active transitiond-metrics.socket active \
+        && [ "$(systemctl is-enabled transitiond-metrics.socket)" = enabled ] \
+        && [ "$metrics" -gt 0 ] && grep -q '^# TYPE transitiond_' /tmp/example.out && pid_changed "$pid" \
+        && wait_for 30 at_least /tmp/sub.ndjson $((before + 1)); then
+      pass "$ex_where" "exit 0 in $ex_seconds s: transitiond-metrics.socket was $was, now enabled and active; the service restarted (pid $pid → $(main_pid)) and the client reconnected; /metrics answered $metrics transitiond_ samples ($(grep -m 1 '^transitiond_input_events_total' /tmp/example.out))"
+    else
+      fail "$ex_where" "the socket was $was, is $(systemctl is-enabled transitiond-metrics.socket) and $(systemctl is-active transitiond-metrics.socket); pid $pid → $(main_pid); $metrics transitiond_ samples from curl; hellos $before → $(hellos /tmp/sub.ndjson)"
+      show stdout /tmp/example.out 15; show stderr /tmp/example.err; show journal /tmp/journal.txt
+    fi
   fi
 
   # 2. Its user: transitiond, not root, no capabilities.
@@ -148,12 +243,22 @@ gesture = "edge-pan"
 edge = "right"
 TOML
   # (the [[transition]] table appended after [input] is a new array item)
-  systemctl reload transitiond.service
-  if wait_for 20 at_least /tmp/sub.ndjson $((before + 1)) && tail -n 5 /tmp/sub.ndjson | grep -q '"name":"menu"'; then
-    pass reload "systemctl reload: the client got a new hello with the new transition, still connected"
-  else
-    fail reload "no new hello after systemctl reload"
-    show journal /tmp/journal.txt
+  # The reload is docs/kiosk.md's block: `sudo systemctl reload transitiond`.
+  pid=$(main_pid)
+  example docs/kiosk.md 'systemctl reload transitiond'
+  if example_ran; then
+    if wait_for 20 at_least /tmp/sub.ndjson $((before + 1)) && [ "$(main_pid)" = "$pid" ]; then
+      pass "$ex_where" "exit 0 in $ex_seconds s: the connected client got a new hello (hello $((before + 1))), from the same daemon (pid $pid)"
+    else
+      fail "$ex_where" "hellos $before → $(hellos /tmp/sub.ndjson), pid $pid → $(main_pid)"
+      show journal /tmp/journal.txt
+    fi
+    if wait_for 20 at_least /tmp/sub.ndjson $((before + 1)) && tail -n 5 /tmp/sub.ndjson | grep -q '"name":"menu"'; then
+      pass reload "systemctl reload: the client got a new hello with the new transition, still connected"
+    else
+      fail reload "no new hello with the new transition after systemctl reload"
+      show journal /tmp/journal.txt
+    fi
   fi
 
   # 5. kill -SEGV: systemd restarts the daemon; the socket stays, the client reconnects.
@@ -348,6 +453,19 @@ RULES
     show player /tmp/player3.log; show journal /tmp/journal.txt
   fi
   exec 3>&-
+fi
+
+# The docs' blocks no check above ran (a new one, or with --checks
+# compositor those of the systemd checks): run with --checks systemd, each
+# must exit 0.
+if want systemd; then
+  for ex in $(cat "$EX/list"); do
+    case "$examples_run" in *" $ex "*) continue ;; esac
+    run_example "$ex"
+    if example_ran; then
+      pass "$ex_where" "exit 0 in $ex_seconds s (no check here of what it does)"
+    fi
+  done
 fi
 
 # 7. The exposure of the running unit, and what the journal shows.

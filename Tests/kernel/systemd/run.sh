@@ -5,8 +5,10 @@
 # it with dpkg, systemd as PID 1 under QEMU, transitiond.socket enabled.
 # Tests/kernel/systemd/checks.sh runs there once the system is up: socket
 # activation, the daemon's user, a uinput touchscreen through the hardened
-# service, systemctl reload, a crash and a watchdog kill with restarts,
-# systemd-analyze security and the journal.
+# service, systemctl reload, a crash and a watchdog kill with restarts, the
+# docs' blocks marked `<!-- example: systemd -->` (extracted here by
+# Tests/examples/examples.py --extract systemd), systemd-analyze security and
+# the journal.
 #
 #   Tests/kernel/systemd/run.sh BINARY KDIR VMLINUX [CHECKS]
 #
@@ -31,10 +33,11 @@ mkdir -p "$work" "$cache"
 
 # debootstrap once; the tarball is reused until the package list changes.
 # The compositor check's stack: libinput10, cage (wlroots 0.15) with wev as
-# its client, seatd for cage's session; and the `libinput` tool
-# (debug-events, list-devices) taken from libinput-tools without the rest of
-# that package, whose dependencies (GTK 3, Python) would triple the root.
-packages="systemd,systemd-sysv,udev,dbus,kmod,procps,init-system-helpers,libevdev2,libinput10,cage,wev,seatd"
+# its client, seatd for cage's session; curl, which the docs' examples use;
+# and the `libinput` tool (debug-events, list-devices) taken from
+# libinput-tools without the rest of that package, whose dependencies
+# (GTK 3, Python) would triple the root.
+packages="systemd,systemd-sysv,udev,dbus,kmod,procps,init-system-helpers,libevdev2,libinput10,cage,wev,seatd,curl"
 extras="libinput-tools:usr/bin/libinput,usr/libexec/libinput/libinput-debug-events,usr/libexec/libinput/libinput-list-devices"
 base="$cache/bookworm-minbase.tar"
 if [ ! -s "$base" ] || [ "$(cat "$base.packages" 2>/dev/null)" != "$packages $extras" ]; then
@@ -82,11 +85,12 @@ chroot "$tree" dpkg -i /tmp/transitiond.deb > "$work/dpkg.log" 2>&1 \
 rm "$tree/tmp/transitiond.deb"
 [ -L "$tree/etc/systemd/system/sockets.target.wants/transitiond.socket" ] \
   || { echo "KERNELTEST FAIL systemd-guest: the package did not enable transitiond.socket"; exit 1; }
-# The WebSocket listener is off by default; a kiosk with a web page enables it.
-[ ! -e "$tree/etc/systemd/system/sockets.target.wants/transitiond-websocket.socket" ] \
-  || { echo "KERNELTEST FAIL systemd-guest: the package enabled transitiond-websocket.socket by itself"; exit 1; }
-ln -s /lib/systemd/system/transitiond-websocket.socket \
-  "$tree/etc/systemd/system/sockets.target.wants/transitiond-websocket.socket"
+# The WebSocket and metrics listeners are off by default; the docs' blocks
+# enable them in the guest (checks.sh), as a kiosk would.
+for unit in transitiond-websocket.socket transitiond-metrics.socket; do
+  [ ! -e "$tree/etc/systemd/system/sockets.target.wants/$unit" ] \
+    || { echo "KERNELTEST FAIL systemd-guest: the package enabled $unit by itself"; exit 1; }
+done
 
 # The checks, their helper and data; what the boot needs.
 mkdir -p "$tree/usr/local/lib/kt"
@@ -100,6 +104,20 @@ python3 "$here/../make-filter-recording.py" "$tree/usr/local/lib/kt/filter-mix.e
 python3 "$here/../make-filter-recording.py" --compositor "$tree/usr/local/lib/kt/compositor.events"
 "$binary" replay --fast --json --config "$root/config/kiosk.toml" "$root/Recordings/back-drag-finish.events" \
   > "$tree/usr/local/lib/kt/gesture.ndjson"
+# The docs' blocks marked `systemd`, one script each (examples.py --extract:
+# lines the mark leaves out are commented out, with why), in the documents'
+# order; list names them. They say `sudo`, which a minbase root has not:
+# the checks run as root, so a stand-in that runs its arguments.
+mkdir -p "$tree/usr/local/lib/kt/examples" "$tree/usr/local/bin"
+python3 "$root/Tests/examples/examples.py" --extract systemd "$tree/usr/local/lib/kt/examples" \
+  > "$tree/usr/local/lib/kt/examples/list" 2> "$work/examples.log" \
+  || { cat "$work/examples.log" >&2; echo "KERNELTEST FAIL systemd-guest: examples.py --extract systemd failed"; exit 1; }
+! grep -v '\.sh$' "$tree/usr/local/lib/kt/examples/list" \
+  || { echo "KERNELTEST FAIL systemd-guest: examples.py --extract systemd: the lines above"; exit 1; }
+if [ ! -e "$tree/usr/bin/sudo" ]; then
+  printf '#!/bin/sh\n# The kernel tier: a stand-in for sudo (the examples run as root).\nexec "$@"\n' > "$tree/usr/local/bin/sudo"
+  chmod 755 "$tree/usr/local/bin/sudo"
+fi
 ln -sf /lib/systemd/systemd "$tree/init"
 ln -sf /dev/null "$tree/etc/systemd/system/serial-getty@ttyS0.service"
 ln -sf /dev/null "$tree/etc/systemd/system/getty@tty1.service"
