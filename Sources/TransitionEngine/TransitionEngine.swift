@@ -147,6 +147,8 @@ public struct TransitionEngine: Sendable {
     /// (it already took or passed over those down). Otherwise a transition
     /// whose finger count never matches would go unmentioned.
     private mutating func noteIgnored(_ i: Int, _ frame: borrowing TouchFrame) {
+        // Nothing to work out unless explaining (a replay's --explain).
+        guard explanations != nil else { return }
         let fingers = configuration.transitions[i].gesture.fingers
         let why: Disregard = free.count < fingers
             ? .tooFewContacts(free: free.count, down: frame.contacts.count, fingers: fingers)
