@@ -436,8 +436,11 @@ check_filter() {
 # written as fast as possible) with `back` on the right edge, so every drag
 # is the UI's: the daemon resyncs after SYN_DROPPED, and the copy, read live
 # by `kt mtwatch` (which takes the state by ioctl where it falls behind
-# itself), is well-formed multitouch with every touch ended, and has at least 3
-# of the drags.
+# itself), is well-formed multitouch with every touch ended, and has drags.
+# How many drags survive depends on how long the daemon's reader is kept
+# from the CPU: a drag that begins and ends inside what the kernel dropped
+# is gone for everyone (a busy host left 2 of them, an idle one most), so
+# the check asks for one, not a count.
 check_filter_flood() {
   d=/tmp/filter-flood
   mkdir -p "$d"
@@ -472,10 +475,10 @@ check_filter_flood() {
   resyncs=$(grep -c 'SYN_DROPPED' "$d/daemon.log")
   copied=$(sed -n 's/^touches=\([0-9]*\).*/\1/p' "$d/mt.txt")
   if [ "$mt" = 0 ] && [ "$resyncs" -gt 0 ] && [ "$alive" = yes ] && grep -q 'open=0 errors=0' "$d/mt.txt" \
-      && [ "${copied:-0}" -ge 3 ]; then
+      && [ "${copied:-0}" -ge 1 ]; then
     pass filter-flood "overrun $how, $resyncs resync(s) of the panel; the copy: $(tail -n 1 "$d/mt.txt") ($(since "$t0"))"
   else
-    fail filter-flood "mtcheck $mt, resyncs $resyncs, daemon alive: $alive"
+    fail filter-flood "mtcheck $mt, resyncs $resyncs, daemon alive: $alive, touches on the copy: ${copied:-none}"
     grep '^error' "$d/mt.txt" > "$d/errors.txt"; show mtcheck "$d/errors.txt"; tail -n 1 "$d/mt.txt" > "$d/summary.txt"; show summary "$d/summary.txt"
     show daemon "$d/daemon.log"; show watch "$d/watch.log"
   fi
