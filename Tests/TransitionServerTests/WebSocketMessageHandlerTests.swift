@@ -300,6 +300,32 @@ struct WebSocketMessageHandlerTests {
         #expect(c.recorder.closed == 1)
     }
 
+    /// A refused client (the daemon full): its final line, then 1013.
+    @Test func aRefusalSendsItsLineThenItsClose() throws {
+        let channel = EmbeddedChannel()
+        let handler = WebSocketMessageHandler(maxMessageSize: 1024, binaryMessages: .refuse, delegate: Recorder())
+        try channel.pipeline.syncOperations.addHandlers([WebSocketFrameEncoder(), handler])
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        handler.refuse(line: ByteBuffer(string: "{\"type\":\"error\",\"code\":\"too-many-clients\"}\n"),
+                       code: WebSocketErrorCode(codeNumber: 1013))
+        var bytes: [UInt8] = []
+        while let buffer = try channel.readOutbound(as: ByteBuffer.self) { bytes += buffer.readableBytesView }
+        let line = Array("{\"type\":\"error\",\"code\":\"too-many-clients\"}".utf8)
+        #expect(bytes == [0x81, UInt8(line.count)] + line + [0x88, 0x02, 0x03, 0xF5])
+        #expect(!channel.isActive)
+    }
+
+    /// A peer that reads nothing (its writes back up) is closed without a
+    /// close frame, which it would never take.
+    @Test func aStalledPeerIsClosedWithoutAFrame() throws {
+        let c = try Connection()
+        c.channel.isWritable = false
+        try c.channel.close().wait()
+        #expect(try c.frames() == [])
+        #expect(!c.isOpen)
+        #expect(c.recorder.closed == 1)
+    }
+
     @Test func nothingIsWrittenAfterAClose() throws {
         let c = try Connection()
         try c.send(wire(0x2, [1]))
