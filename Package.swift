@@ -113,6 +113,11 @@ let package = Package(
         .executableTarget(name: "bench-toml-read", dependencies: ["TransitionConfig"], path: "bench/TOMLRead"),
         // The Swift client example of docs/examples (built with the package, so it keeps compiling).
         .executableTarget(name: "stream-client-example", dependencies: ["StreamClient"], path: "docs/examples/swift"),
+        // The Autobahn|Testsuite harness: a WebSocket echo with the daemon's own handlers (Tests/autobahn).
+        .executableTarget(name: "websocket-echo", dependencies: [
+            "TransitionServer", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
+        ], path: "Tests/autobahn/Echo"),
         // Test support shared by the test targets: project paths, the real binary run as a process,
         // a line client, temporary paths, a seeded generator, bounded waits.
         .target(name: "TestSupport", dependencies: ["SystemSupport"], path: "Tests/TestSupport"),
@@ -124,6 +129,9 @@ let package = Package(
             "TransitionServer", "TransitionEngine", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOWebSocket", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "DaemonMetricsTests", dependencies: ["DaemonMetrics", "TransitionServer", "TransitionEngine"]),

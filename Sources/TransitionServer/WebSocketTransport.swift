@@ -16,10 +16,13 @@ import NIOWebSocket
 /// An upgraded connection is one of the machine's clients like any other —
 /// the same `hello`, stream, commands, coalescing, backlog limit and access
 /// rules — with each line one text message: outgoing lines are split into
-/// messages, an incoming message is one command line. A binary message
-/// closes with 1003, a message over the line limit with 1009, a shutdown
-/// with 1001; the final `error` of a refused or disconnected client comes
-/// before a close with 1008 (or 1013 when the daemon is full).
+/// messages, an incoming message (fragmented or not) is one command line.
+/// RFC 6455's frame rules are `WebSocketConnectionRules`'s, run by
+/// `WebSocketMessageHandler` (1002 for a protocol error, 1007 for text
+/// that is not UTF-8). A binary message closes with 1003, a message over
+/// the line limit with 1009, a shutdown with 1001; the final `error` of a
+/// refused or disconnected client comes before a close with 1008 (or 1013
+/// when the daemon is full).
 extension TransitionServer {
     /// Binds the listener (or adopts the passed one), not yet accepting:
     /// `startAcceptingWebSockets` starts it once the machine is listening.
@@ -81,9 +84,8 @@ extension TransitionServer {
         loop.assertInEventLoop()
         // Bounded, with 5 s to ask (`PlainHTTPConnections`), until it upgrades.
         let key = webRequests.hold(channel)
-        let upgrader = NIOWebSocketServerUpgrader(
-            maxFrameSize: machine.settings.lineLimit,
-            automaticErrorHandling: true,
+        let upgrader = WebSocketMessageHandler.upgrader(
+            maxMessageSize: machine.settings.lineLimit,
             shouldUpgrade: { [self] channel, head in
                 channel.eventLoop.makeSucceededFuture(
                     originAllowed(head, options: options) ? HTTPHeaders() : nil)
@@ -149,20 +151,24 @@ extension TransitionServer {
         let operations = channel.pipeline.syncOperations
         switch admit(.webSocket) {
         case .refuse(let line, let full):
-            let handler = WebSocketClientHandler(server: self, id: nil)
+            let handler = webSocketHandler(id: nil)
             try operations.addHandler(handler)
             handler.refuse(line: line, code: full ? .init(codeNumber: 1013) : .goingAway)
         case .admit(let id):
             connections[id] = ClientConnection(id: id, direct: nil)
-            try operations.addHandler(NIOWebSocketFrameAggregator(
-                minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 4096,
-                maxAccumulatedFrameSize: machine.settings.lineLimit))
-            try operations.addHandler(WebSocketClientHandler(server: self, id: id))
+            try operations.addHandler(webSocketHandler(id: id))
             let peer = LoopbackPeer.Endpoint(channel.remoteAddress).flatMap { remote in
                 LoopbackPeer.Endpoint(channel.localAddress).flatMap { LoopbackPeer.credentials(peer: remote, local: $0) }
             }
             clientActive(id, channel: channel, peer: peer)
         }
+    }
+
+    /// The handler of an upgraded connection: messages up to the line
+    /// limit, binary ones refused (1003), for client `id` (nil: refused).
+    private func webSocketHandler(id: ClientID?) -> WebSocketMessageHandler {
+        WebSocketMessageHandler(maxMessageSize: machine.settings.lineLimit, binaryMessages: .refuse,
+                                delegate: WebSocketClientDelegate(server: self, id: id))
     }
 
     /// A listen address on loopback (127.0.0.0/8, `::1`), parsed.
@@ -183,187 +189,47 @@ extension TransitionServer {
     }
 }
 
-// MARK: Handlers
+// MARK: The client
 
-/// One upgraded client: text messages in → command lines; lines out → one
-/// text message each; pings answered; a binary message, an oversized one
-/// or a protocol error closes with its code; the connection's end → gone.
-final class WebSocketClientHandler: ChannelDuplexHandler {
-    typealias InboundIn = WebSocketFrame
-    typealias OutboundIn = ByteBuffer
-    typealias OutboundOut = WebSocketFrame
-
+/// The server's part of an upgraded connection, for `WebSocketMessageHandler`
+/// (which keeps RFC 6455's rules): a text message is one command line, the
+/// connection's end is the client gone, and a close the server starts says
+/// why (`webSocketCloseCode`). A refused connection has no client (`id` nil):
+/// it only gets its final line and close.
+final class WebSocketClientDelegate: WebSocketMessageDelegate {
     private let server: TransitionServer
     private let id: ClientID?
-    /// A close frame went out (ours, or the echo of the peer's).
-    private var closeSent = false
-    /// A pong is written and not yet done.
-    private var pongPending = false
 
     init(server: TransitionServer, id: ClientID?) {
         self.server = server
         self.id = id
     }
 
-    private var context: ChannelHandlerContext?
-
-    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
-    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
-
-    /// A refused connection: its line (if any) as a message, then a close.
-    func refuse(line: ByteBuffer?, code: WebSocketErrorCode) {
-        guard let context else { return }
-        if let line { writeLines(line, context: context, promise: nil) }
-        closeWith(code, context: context)
-    }
-
-    // MARK: Inbound
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let frame = unwrapInboundIn(data)
-        // RFC 6455 5.1 and 5.2: a client masks every frame; no extension
-        // was agreed, so the reserved bits are 0.
-        guard frame.maskKey != nil, !frame.rsv1, !frame.rsv2, !frame.rsv3 else {
-            closeWith(.protocolError, context: context)
-            return
-        }
-        switch frame.opcode {
-        case .text:
+    func webSocket(_ handler: WebSocketMessageHandler, received message: WebSocketMessage) {
+        switch message {
+        case .text(let text):
             guard let id else { return }
             // One message is one command: line breaks inside it are JSON
             // whitespace, not separators.
-            var line = frame.unmaskedData
+            var line = text
             if line.readableBytesView.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
                 line = ByteBuffer(bytes: line.readableBytesView.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 })
             }
             line.writeInteger(UInt8(ascii: "\n"))
             server.received(id, line)
         case .binary:
-            closeWith(.unacceptableData, context: context)
-        case .ping:
-            // One pong at a time: a client that pings and never reads gets
-            // no more than one queued (RFC 6455 5.5.3 allows answering only
-            // the latest); its other output is bounded by the server's
-            // backlog limit.
-            guard !pongPending else { return }
-            pongPending = true
-            let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
-            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)))
-                .whenComplete { _ in loopBound.value.pongPending = false }
-        case .pong:
+            // The handler refuses binary messages for the daemon (1003)
+            // before any is whole, so none arrives here.
             break
-        case .connectionClose:
-            // The peer closes: answer with its code when it may be sent
-            // back, 1000 for none, 1002 for one that is not a code.
-            var data = frame.unmaskedData
-            switch data.readableBytes {
-            case 0:
-                closeWith(.normalClosure, context: context)
-            case 1:
-                closeWith(.protocolError, context: context)
-            default:
-                let code = data.readInteger(as: UInt16.self) ?? 1002
-                let sendable = (1000...1003).contains(code) || (1007...1011).contains(code) || (3000...4999).contains(code)
-                closeWith(sendable ? WebSocketErrorCode(codeNumber: Int(code)) : .protocolError, context: context)
-            }
-        case .continuation:
-            break   // the aggregator before this handler joins fragments
-        default:
-            closeWith(.protocolError, context: context)
         }
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    func webSocketCloseCode(_ handler: WebSocketMessageHandler) -> WebSocketErrorCode {
+        server.webSocketCloseCode
+    }
+
+    func webSocketClosed(_ handler: WebSocketMessageHandler) {
         if let id { server.clientGone(id) }
-        context.fireChannelInactive()
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: Error) {
-        switch error {
-        case NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
-            closeWith(.messageTooLarge, context: context)
-        case is NIOWebSocketFrameAggregator.Error:
-            closeWith(.protocolError, context: context)
-        case is NIOWebSocketError:
-            // swift-nio's protocol error handler sends the close frame
-            // (1009 for a frame over the limit) and closes.
-            closeSent = true
-        default:
-            context.close(promise: nil)
-        }
-    }
-
-    // MARK: Outbound
-
-    /// Lines (one or more, each ending in `\n`) → one text message each;
-    /// the write's promise completes with the last.
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard !closeSent else {
-            promise?.fail(ChannelError.ioOnClosedChannel)
-            return
-        }
-        writeLines(unwrapOutboundIn(data), context: context, promise: promise)
-    }
-
-    private func writeLines(_ lines: ByteBuffer, context: ChannelHandlerContext, promise: EventLoopPromise<Void>?) {
-        guard lines.readableBytes > 0 else {
-            promise?.succeed(())   // nothing to say (a close with no last lines)
-            return
-        }
-        var bytes = lines
-        while bytes.readableBytes > 0 {
-            let length = bytes.readableBytesView.firstIndex(of: UInt8(ascii: "\n")).map { $0 - bytes.readerIndex }
-                ?? bytes.readableBytes
-            let line = bytes.readSlice(length: length)!
-            if bytes.readableBytes > 0 { bytes.moveReaderIndex(forwardBy: 1) }
-            let frame = WebSocketFrame(fin: true, opcode: .text, data: line)
-            context.write(wrapOutboundOut(frame), promise: bytes.readableBytes == 0 ? promise : nil)
-        }
-    }
-
-    /// The server closes: a close frame first (1001 while the daemon
-    /// stops, else 1008), then the connection.
-    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
-        // A peer that does not read (the reason a backlog closes it) would
-        // never take a close frame: it is just closed.
-        guard mode == .all, !closeSent, context.channel.isActive, context.channel.isWritable else {
-            closeSent = true
-            context.close(mode: mode, promise: promise)
-            return
-        }
-        closeSent = true
-        var data = context.channel.allocator.buffer(capacity: 2)
-        data.write(webSocketErrorCode: server.webSocketCloseCode)
-        closeAfter(context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data))),
-                   context: context, promise: promise)
-    }
-
-    /// Closes once the close frame is written, or after 1 s: a peer that
-    /// reads nothing (the reason a backlog closes it) never takes it.
-    private func closeAfter(_ written: EventLoopFuture<Void>, context: ChannelHandlerContext,
-                            promise: EventLoopPromise<Void>?) {
-        let loopBound = NIOLoopBound((context: context, promise: promise, done: Box(false)), eventLoop: context.eventLoop)
-        let close: @Sendable () -> Void = {
-            let state = loopBound.value
-            guard !state.done.value else { return }
-            state.done.value = true
-            state.context.close(mode: .all, promise: state.promise)
-        }
-        let deadline = context.eventLoop.scheduleTask(in: .seconds(1)) { close() }
-        written.whenComplete { _ in
-            deadline.cancel()
-            close()
-        }
-    }
-
-    /// Sends a close frame with `code`, then closes the connection.
-    private func closeWith(_ code: WebSocketErrorCode, context: ChannelHandlerContext) {
-        guard !closeSent else { return }
-        closeSent = true
-        var data = context.channel.allocator.buffer(capacity: 2)
-        data.write(webSocketErrorCode: code)
-        closeAfter(context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data))),
-                   context: context, promise: nil)
     }
 }
 
@@ -485,10 +351,4 @@ extension LoopbackPeer.Endpoint {
             return nil
         }
     }
-}
-
-/// A mutable flag shared by the closures of one close (loop-bound).
-private final class Box {
-    var value: Bool
-    init(_ value: Bool) { self.value = value }
 }
