@@ -449,3 +449,29 @@ async def test_one_message_is_one_command_even_with_line_breaks(launcher):
         await receive_json(ws)
         await ws.send('{"cmd":\n"ping",\r\n"id":7}')
         assert await receive_json(ws) == {"type": "pong", "id": 7}
+
+
+def test_fragments_make_one_command_and_bad_utf8_closes_with_1007(launcher):
+    """RFC 6455 5.4 and 8.1, on the daemon itself (Autobahn runs the same
+    code with an echo): a text message in fragments, with a ping between
+    them, is one command; text that is not UTF-8, whole or split across
+    fragments, and a close reason that is not UTF-8 fail the connection
+    with 1007."""
+    daemon = launcher.replay(QUIET, hold=True, websocket=True)
+    fragmented = RawWebSocket(daemon.websocket)
+    fragmented.receive_text()
+    fragmented.sock.sendall(rawws.masked_frame(0x1, b'{"cmd":', first_byte=0x01)
+                            + rawws.masked_frame(0x9, b"between")
+                            + rawws.masked_frame(0x0, b'"ping","id":', first_byte=0x00)
+                            + rawws.masked_frame(0x0, b"8}", first_byte=0x80))
+    assert fragmented.receive_frame() == (0xA, b"between")
+    assert json.loads(fragmented.receive_text()) == {"type": "pong", "id": 8}
+    for frames in ([rawws.masked_frame(0x1, b'{"cmd":"\xff"}')],
+                   # U+00E9 split between two fragments is fine; a lone lead byte at the end is not.
+                   [rawws.masked_frame(0x1, b'{"cmd":"\xc3', first_byte=0x01),
+                    rawws.masked_frame(0x0, b'\xa9\xc3', first_byte=0x80)],
+                   [rawws.masked_frame(0x8, b"\x03\xe8\xff\xfe")]):
+        client = RawWebSocket(daemon.websocket)
+        client.receive_text()
+        client.sock.sendall(b"".join(frames))
+        assert client.receive_frame() == (0x8, b"\x03\xef")
