@@ -120,11 +120,10 @@ final class HostHarness: @unchecked Sendable {
 /// its last event is `endingAgo` seconds before now (the host's animation
 /// deadlines are then due at once).
 func liveRecording(_ name: String, endingAgo: Double = 1) throws -> (DeviceDescription, [InputEvent]) {
-    let recording = try RecordingReader.read(path: ProjectRecordings.path(name))
-    let events = recording.events
+    let (description, events) = try recording(name)
     let last = events.last!.time
     let shift = Int64((MonotonicClock.seconds - endingAgo) * 1e6) - last
-    return (recording.description!, events.map { InputEvent(time: $0.time + shift, type: $0.type, code: $0.code, value: $0.value) })
+    return (description, events.map { InputEvent(time: $0.time + shift, type: $0.type, code: $0.code, value: $0.value) })
 }
 
 /// What the engine gives for these events fed directly (the reference).
