@@ -37,31 +37,8 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
     let inputOnMonotonicClock: Bool
     public internal(set) var emittingInputTime: Int64?
 
-    // MARK: Set by the CLI before `start`
+    // MARK: Set by the CLI before `start` (the machine's settings: `DeviceHost+Reading`)
 
-    /// Whether several touchscreens are selected (`--device all` or a list): then `hello` lists them.
-    public var selectsSeveral: Bool {
-        get { machine.settings.selectsSeveral }
-        set { machine.settings.selectsSeveral = newValue }
-    }
-    /// `[input] flight_recorder`: seconds of raw input kept per panel for `dump` (0: none).
-    public var flightRecorderSeconds: Double {
-        get { recorders.seconds }
-        set {
-            recorders.seconds = newValue
-            machine.settings.records = newValue > 0
-        }
-    }
-    /// `[input] flight_recorder_bytes`: its memory bound per panel.
-    public var flightRecorderBytes: Int {
-        get { recorders.limitBytes }
-        set { recorders.limitBytes = newValue }
-    }
-    /// Filter mode (`[input] mode = "filter"`): the hold in seconds; nil in the other modes.
-    public var filterHold: Double? {
-        get { machine.settings.filterHold }
-        set { machine.settings.filterHold = newValue }
-    }
     /// Makes the copy of a panel for the UI (uinput; tests pass their own).
     public var makeFilterOutput: (DeviceDescription) throws -> FilterOutputDevice = { try UinputCopy(of: $0) }
     /// The geometry for a panel at a path: the config's `[input]`, with the
@@ -86,31 +63,6 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
         self.driver = EngineDriver(loop: loop, clock: clock, timeline: .live)
         self.inputOnMonotonicClock = clock is MonotonicClock
         driver.onDue = { [weak self] deadline in self?.tick(deadline) }
-    }
-
-    // MARK: What the machine holds
-
-    /// What went through so far (read on the loop).
-    public var counters: Counters { machine.counters }
-    public var configuration: EngineConfiguration { machine.engine.configuration }
-    public var lastSeq: UInt64 { machine.engine.seq }
-    public var liveTransitionCount: Int { machine.engine.liveCount }
-    public func streamIndex(of i: Int) -> Int { machine.engine.streamIndex(of: i) }
-    public func snapshot() -> [TransitionEngine.Snapshot] { machine.engine.activeSnapshot() }
-    public var geometry: ScreenGeometry? { machine.geometry }
-    public var statusText: String { machine.statusText }
-    public var inputStatus: [(key: String, value: String)] { machine.inputStatus }
-    public var inputDevices: [(source: Int, path: String, name: String)] { machine.inputDevices }
-    /// The node of each panel's copy, by source (for logs and tests).
-    public var filterNodes: [Int: String] { machine.filterNodes }
-    /// The bytes each panel's ring holds now (for tests and logs).
-    public var flightRecorderHeld: [Int: Int] { recorders.held }
-    public func flightRecordings() -> [FlightRecording]? { recorders.recordings() }
-
-    public var statistics: HostStatistics {
-        var statistics = machine.statistics
-        statistics.flightRecorderBytes = recorders.bytes
-        return statistics
     }
 
     // MARK: Inputs

@@ -80,7 +80,7 @@ extension LiveInputMachine {
 
     /// One timer at the next deadline: the engine's next animation frame
     /// or a filter's held touch or delayed frame; none once stopped.
-    mutating func scheduleTick(into out: inout Output) {
+    func scheduleTick(into out: inout Output) {
         var next = stopped ? nil : engine.nextDeadline
         for panel in filters.values where !stopped {
             if let t = panel.nextDeadline { next = min(next ?? t, t) }

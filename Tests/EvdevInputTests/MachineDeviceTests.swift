@@ -171,6 +171,21 @@ struct MachineDeviceTests {
         #expect(s.events.last?.kind == (try directRun(description, events)).last?.kind)
     }
 
+    @Test func theFlightRecorderGetsEachAttachedPanelsEvents() {
+        var s = MachineScript(records: true)
+        s.attach()
+        #expect(s.last.first == "record-start 0 /dev/input/event4")
+        let events = drag(x0: 1500, x1: 2500, trackingID: 8, end: 10_000_000)
+        s.batch(events, read: 100)
+        #expect(s.last.filter { $0.hasPrefix("record ") } == stride(from: 0, to: events.count, by: 100).map {
+            "record 0 ×\(min(100, events.count - $0))"
+        })
+        // A panel that went records nothing more (its ring stays for `dump`).
+        s.lose(at: 11)
+        s.batch(events)
+        #expect(!s.last.contains { $0.hasPrefix("record") })
+    }
+
     @Test func afterShutdownNothingIsDue() {
         var s = MachineScript()
         s.attach()
