@@ -4,8 +4,13 @@ import TransitionEngine
 extension DeviceHost {
     /// Does what the machine asked, in order; a copy's creation and a
     /// refused write are answered at once, and what the answer asks for is
-    /// done next, before the rest (as if the machine had known).
+    /// done next, before the rest (as if the machine had known). Inside
+    /// itself (an input while it performs), it leaves the new actions to
+    /// the loop already running.
     func performActions() {
+        guard !performing else { return }
+        performing = true
+        defer { performing = false }
         var i = 0
         while i < out.actions.count {
             let action = out.actions[i]

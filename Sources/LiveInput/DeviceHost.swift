@@ -36,6 +36,10 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
     /// The input's timestamps are on `CLOCK_MONOTONIC` (the live clock, not a test's manual one).
     let inputOnMonotonicClock: Bool
     public internal(set) var emittingInputTime: Int64?
+    /// Actions are being performed: an input that comes meanwhile (a
+    /// command a failed client write brings about while events are
+    /// emitted) has its actions done after them, not inside them.
+    var performing = false
 
     // MARK: Set by the CLI before `start` (the machine's settings: `DeviceHost+Reading`)
 
@@ -80,8 +84,8 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
     public func perform(_ command: TransitionEngine.Command, transition: Int,
                         into events: inout [TransitionEvent]) -> TransitionEngine.CommandOutcome {
         loop.assertInEventLoop()
-        let outcome = machine.perform(command, transition: transition, at: driver.now, into: &out)
-        handBack(into: &events)
+        let outcome = machine.perform(command, transition: transition, at: driver.now, events: &events, into: &out)
+        performActions()
         return outcome
     }
 
@@ -94,8 +98,8 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
 
     public func shutdown(into events: inout [TransitionEvent]) {
         loop.assertInEventLoop()
-        machine.shutdown(at: driver.now, into: &out)
-        handBack(into: &events)
+        machine.shutdown(at: driver.now, events: &events, into: &out)
+        performActions()
     }
 
     /// Takes the source's batch and gives each report to the machine; one
@@ -127,13 +131,6 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
     private func tick(_ deadline: Double) {
         loop.assertInEventLoop()
         machine.tick(due: deadline, now: driver.now, into: &out)
-        performActions()
-    }
-
-    /// A command's or the shutdown's events go back to the server, which asked.
-    private func handBack(into events: inout [TransitionEvent]) {
-        events.append(contentsOf: out.events)
-        out.events.removeAll(keepingCapacity: true)
         performActions()
     }
 }

@@ -37,8 +37,7 @@ extension LiveInputMachine {
     /// storage: the hot path allocates nothing per frame.
     struct Output {
         var actions: [Action] = []
-        /// The engine's events since the last `emit` (a command's go back
-        /// to whoever asked, with no `emit`).
+        /// The engine's events since the last `emit`.
         var events: [TransitionEvent] = []
         /// What `write` actions write, by range.
         var copyEvents: [TouchFilter.Output] = []

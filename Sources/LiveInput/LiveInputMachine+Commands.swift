@@ -3,11 +3,11 @@ import TransitionEngine
 extension LiveInputMachine {
     // MARK: Inputs: commands, reload, shutdown
 
-    /// A command at engine time `now`; its events go into `out.events` for
-    /// whoever asked (no `emit`).
+    /// A command at engine time `now`; its events go to `events`, whoever
+    /// asked's (no `emit`: the server sends them with its reply).
     mutating func perform(_ command: TransitionEngine.Command, transition: Int, at now: Double,
-                          into out: inout Output) -> TransitionEngine.CommandOutcome {
-        let outcome = engine.perform(command, transition: transition, at: now, into: &out.events)
+                          events: inout [TransitionEvent], into out: inout Output) -> TransitionEngine.CommandOutcome {
+        let outcome = engine.perform(command, transition: transition, at: now, into: &events)
         scheduleTick(into: &out)
         return outcome
     }
@@ -22,13 +22,13 @@ extension LiveInputMachine {
         return moved
     }
 
-    /// Everything in flight ends (reason `shutdown`; the events in
-    /// `out.events`), the input stops, every touch the UI has ends, then
-    /// the copies go. Inputs after it do nothing.
-    mutating func shutdown(at now: Double, into out: inout Output) {
+    /// Everything in flight ends (reason `shutdown`; the events go to
+    /// `events`, the server's), the input stops, every touch the UI has
+    /// ends, then the copies go. Inputs after it do nothing.
+    mutating func shutdown(at now: Double, events: inout [TransitionEvent], into out: inout Output) {
         guard !stopped else { return }
         stopped = true
-        engine.shutdown(at: now, into: &out.events)
+        engine.shutdown(at: now, into: &events)
         out.actions.append(.cancelTick)
         out.actions.append(.stopInput)
         let time = max(now, engine.now)

@@ -191,9 +191,10 @@ struct MachineDeviceTests {
         s.attach()
         #expect(s.perform(.run(.finish), at: 1) == .done)
         #expect(s.tickAt != nil)
-        s.run { $0.shutdown(at: 1.01, into: &$1) }
+        var ends: [TransitionEvent] = []
+        s.run { $0.shutdown(at: 1.01, events: &ends, into: &$1) }
         #expect(s.last == ["no tick", "stop-input"])
-        #expect(s.out.events.contains { $0.kind == .ended && $0.reason == .shutdown })
+        #expect(ends.contains { $0.kind == .ended && $0.reason == .shutdown })
         s.run { $0.tick(due: 1.02, now: 1.02, into: &$1) }
         #expect(s.last.isEmpty)
         _ = s.perform(.run(.finish), at: 2)

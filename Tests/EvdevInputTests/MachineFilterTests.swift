@@ -144,7 +144,8 @@ struct MachineFilterTests {
         var s = MachineScript(filterHold: 0.08)
         s.attach(grabbed: true)
         s.play(Array(drag(x0: 1500, x1: 2500, trackingID: 8, end: 10_000_000).prefix(60)))
-        s.run { $0.shutdown(at: 10, into: &$1) }
+        var ends: [TransitionEvent] = []
+        s.run { $0.shutdown(at: 10, events: &ends, into: &$1) }
         #expect(s.last.count == 4)
         #expect(s.last.prefix(2) == ["no tick", "stop-input"] && s.last[2].hasPrefix("write 0 ×") && s.last[3] == "remove-copy 0")
         #expect(s.written[0, default: []].ended == 1)

@@ -102,9 +102,9 @@ struct MachineScript {
 
     mutating func perform(_ command: TransitionEngine.Command, transition: Int = 0, at now: Double) -> TransitionEngine.CommandOutcome {
         var outcome = TransitionEngine.CommandOutcome.done
-        run { outcome = $0.perform(command, transition: transition, at: now, into: &$1) }
-        events += out.events
-        out.events.removeAll()
+        var answer: [TransitionEvent] = []
+        run { outcome = $0.perform(command, transition: transition, at: now, events: &answer, into: &$1) }
+        events += answer
         return outcome
     }
 
