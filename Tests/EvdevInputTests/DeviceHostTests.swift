@@ -1,10 +1,7 @@
 import Foundation
-import NIOCore
-import NIOPosix
 import SystemSupport
 import TestSupport
 import Testing
-import TransitionConfig
 import TransitionEngine
 @testable import EvdevInput
 @testable import LiveInput
@@ -38,30 +35,22 @@ struct DeviceHostTests {
     /// and nothing the host was doing is done twice.
     @Test func aCommandInsideEmitGetsOnlyItsOwnEvents() throws {
         let (description, events) = try liveRecording("back-drag-finish.events", endingAgo: 0.2)
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        defer { try? group.syncShutdownGracefully() }
-        let loop = group.next()
-        let source = FakeSource()
-        let logs = LogLines()
-        let host = DeviceHost(loop: loop, configuration: .standard, source: source, logger: logs.logger())
-        let emitted = Locked<[TransitionEvent]>([]), answered = Locked<[TransitionEvent]>([])
-        try loop.submit {
-            host.start(emit: { events in
-                emitted.withLock { $0 += events }
-                guard events.contains(where: { $0.kind == .began }) else { return }
-                var answer: [TransitionEvent] = []
-                _ = host.perform(.cancel, transition: 0, into: &answer)
-                answered.withLock { $0 += answer }
-            }, finished: {})
-        }.wait()
-        source.push(.attached(AttachedDevice(path: "/dev/input/event4", description: description, grabbed: false)),
-                    .events(Array(events.prefix(400))))
-        #expect(waitUntil(timeout: 5) { emitted.withLock { $0.contains { $0.kind == .began } } })
-        _ = try loop.submit { var none: [TransitionEvent] = []; host.shutdown(into: &none) }.wait()
-        let streamed = Set(emitted.withLock { $0 }.map(\.seq))
+        let answered = Locked<[TransitionEvent]>([])
+        let h = HostHarness { host, events in
+            guard events.contains(where: { $0.kind == .began }) else { return }
+            var answer: [TransitionEvent] = []
+            _ = host.perform(.cancel, transition: 0, into: &answer)
+            answered.withLock { $0 += answer }
+        }
+        defer { h.shutdown() }
+        h.source.push(.attached(AttachedDevice(path: "/dev/input/event4", description: description, grabbed: false)),
+                      .events(Array(events.prefix(400))))
+        #expect(h.waitFor { $0.contains { $0.kind == .began } })
+        #expect(waitUntil(timeout: 5) { !answered.withLock { $0 }.isEmpty })
+        let streamed = Set(h.events.map(\.seq))
         #expect(answered.withLock { $0 }.contains { $0.kind == .ended && $0.decision == .cancel })
         #expect(answered.withLock { $0 }.allSatisfy { !streamed.contains($0.seq) })
-        #expect(logs.all.filter { $0.hasPrefix("info attached ") }.count == 1)
+        #expect(h.logs.all.filter { $0.hasPrefix("info attached ") }.count == 1)
     }
 
     @Test func statusFollowsTheDevice() throws {

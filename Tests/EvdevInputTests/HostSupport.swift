@@ -68,7 +68,10 @@ final class HostHarness: @unchecked Sendable {
     private let lock = NSLock()
     private var emitted: [TransitionEvent] = []
 
-    init(configuration: EngineConfiguration = .standard) {
+    /// `onEmit`: what the server does with each batch of events, after
+    /// they are kept (on the loop, inside the host's `emit`).
+    init(configuration: EngineConfiguration = .standard,
+         onEmit: (@Sendable (DeviceHost<MonotonicClock>, [TransitionEvent]) -> Void)? = nil) {
         host = DeviceHost(loop: group.next(), configuration: configuration, source: source, logger: logs.logger())
         let loop = group.next()
         try! loop.submit { [self] in
@@ -76,6 +79,7 @@ final class HostHarness: @unchecked Sendable {
                 lock.lock()
                 emitted += events
                 lock.unlock()
+                onEmit?(host, events)
             }, finished: {})
         }.wait()
     }
