@@ -8,6 +8,7 @@ extension DeviceHost {
     /// itself (an input while it performs), it leaves the new actions to
     /// the loop already running.
     func performActions() {
+        out.takeTrace()
         guard !performing else { return }
         performing = true
         defer { performing = false }

@@ -27,7 +27,7 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
     let driver: EngineDriver<C>
     var machine: LiveInputMachine
     /// What the machine asked for and not yet done (its buffers are reused).
-    var out = LiveInputMachine.Output()
+    var out: LiveInputMachine.Output
     var recorders = FlightRecorders()
     /// Filter mode: every copy the machine asked for and got.
     var copies: [LiveInputMachine.CopyID: FilterOutputDevice] = [:]
@@ -61,9 +61,8 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReport
         self.loop = loop
         self.source = source
         self.logger = logger
-        var traceLine: (@Sendable (String) -> Void)?
-        if trace { traceLine = { [logger] line in logger.debug("\(line)") } }
-        self.machine = LiveInputMachine(configuration: configuration, trace: traceLine)
+        self.machine = LiveInputMachine(configuration: configuration, traces: trace)
+        self.out = machine.makeOutput()
         self.driver = EngineDriver(loop: loop, clock: clock, timeline: .live)
         self.inputOnMonotonicClock = clock is MonotonicClock
         driver.onDue = { [weak self] deadline in self?.tick(deadline) }

@@ -41,13 +41,27 @@ extension LiveInputMachine {
         var events: [TransitionEvent] = []
         /// What `write` actions write, by range.
         var copyEvents: [TouchFilter.Output] = []
+        /// The machine's engine's trace lines, if it traces.
+        let trace: TraceLines?
 
-        init() {
+        init(trace: TraceLines? = nil) {
+            self.trace = trace
             events.reserveCapacity(1024)
             copyEvents.reserveCapacity(256)
         }
 
-        mutating func log(_ level: Logger.Level, _ line: String) { actions.append(.log(level, line)) }
+        /// A log line, after the engine's trace lines that came before it.
+        mutating func log(_ level: Logger.Level, _ line: String) {
+            takeTrace()
+            actions.append(.log(level, line))
+        }
+
+        /// The engine's trace lines so far, as debug log lines, here.
+        mutating func takeTrace() {
+            guard let trace, !trace.lines.isEmpty else { return }
+            for line in trace.lines { actions.append(.log(.debug, line)) }
+            trace.lines.removeAll(keepingCapacity: true)
+        }
     }
 
     /// An input that cannot come now: said, and otherwise ignored.

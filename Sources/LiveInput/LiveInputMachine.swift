@@ -69,12 +69,27 @@ public struct LiveInputMachine: Sendable {
     /// The newest input event's time (µs) in the batch so far.
     var newestInputTime: Int64?
 
-    /// With `trace`, the engine's state changes are traced (debug lines).
-    init(configuration: EngineConfiguration, trace: (@Sendable (String) -> Void)? = nil) {
+    /// The engine's trace lines (`--verbose`) not yet among the actions.
+    let traceLines: TraceLines?
+
+    /// With `traces`, the engine's state changes are logged (debug lines).
+    init(configuration: EngineConfiguration, traces: Bool = false) {
         engine = TransitionEngine(configuration: configuration)
         baseConfiguration = configuration
-        engine.trace = trace
+        traceLines = traces ? TraceLines() : nil
+        if let traceLines { engine.trace = { traceLines.lines.append($0) } }
     }
+
+    /// Where the engine's trace lines wait for their place among the
+    /// machine's log lines: the engine traces as it goes, and the lines go
+    /// into the actions before the next log line of an input, or at its
+    /// end (`Output.takeTrace`). Confined to the loop, as the machine is.
+    final class TraceLines: @unchecked Sendable {
+        var lines: [String] = []
+    }
+
+    /// An output for this machine's inputs (its trace lines go into it).
+    func makeOutput() -> Output { Output(trace: traceLines) }
 
     // MARK: What it holds
 

@@ -156,6 +156,23 @@ struct MachineDeviceTests {
         #expect(s.machine.counters.resyncs == 1)
     }
 
+    @Test func theEnginesTraceLinesKeepTheirPlaceAmongTheLogLines() throws {
+        let (description, events) = try recording("back-drag-finish.events")
+        var s = MachineScript(traces: true)
+        s.attach("/dev/input/event4", description)
+        // One batch: the gesture begins, the kernel drops events, the resync ends it.
+        let head = Array(events.prefix(400))
+        let t = head.last!.time + 5000
+        s.batch(head + [InputEvent(time: t, type: 0, code: EventCode.SYN_DROPPED, value: 0),
+                        InputEvent(time: t, type: 3, code: EventCode.ABS_MT_SLOT, value: 0),
+                        InputEvent(time: t, type: 3, code: EventCode.ABS_MT_TRACKING_ID, value: -1),
+                        InputEvent(time: t, type: 0, code: EventCode.SYN_REPORT, value: 0)])
+        let began = try #require(s.logged.firstIndex { $0.hasPrefix("log-debug back: began at ") })
+        let dropped = try #require(s.logged.firstIndex { $0.hasPrefix("log-notice SYN_DROPPED on ") })
+        let ended = try #require(s.logged.firstIndex { $0.hasPrefix("log-debug back: ended at ") })
+        #expect(began < dropped && dropped < ended, "\(s.logged)")
+    }
+
     @Test func resyncThatKeepsTheFingerGoesOn() throws {
         let (description, events) = try recording("back-drag-finish.events")
         var s = MachineScript()

@@ -13,7 +13,7 @@ import TransitionEngine
 /// script says.
 struct MachineScript {
     var machine: LiveInputMachine
-    var out = LiveInputMachine.Output()
+    var out: LiveInputMachine.Output
     /// Every action so far, rendered; the last input's.
     var log: [String] = []
     var last: [String] = []
@@ -26,8 +26,10 @@ struct MachineScript {
     /// Whether a copy asked for is made (with node `/dev/input/event9N`, N its id).
     var copiesFail = false
 
-    init(_ configuration: EngineConfiguration = .standard, filterHold: Double? = nil, records: Bool = false) {
-        machine = LiveInputMachine(configuration: configuration)
+    init(_ configuration: EngineConfiguration = .standard, filterHold: Double? = nil, records: Bool = false,
+         traces: Bool = false) {
+        machine = LiveInputMachine(configuration: configuration, traces: traces)
+        out = machine.makeOutput()
         machine.settings.filterHold = filterHold
         machine.settings.records = records
     }
@@ -36,6 +38,7 @@ struct MachineScript {
     /// at once, and the answer's actions follow.
     mutating func run(_ input: (inout LiveInputMachine, inout LiveInputMachine.Output) -> Void) {
         input(&machine, &out)
+        out.takeTrace()
         var i = 0
         while i < out.actions.count {
             let action = out.actions[i]
