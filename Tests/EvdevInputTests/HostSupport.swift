@@ -68,7 +68,10 @@ final class HostHarness: @unchecked Sendable {
     private let lock = NSLock()
     private var emitted: [TransitionEvent] = []
 
-    init(configuration: EngineConfiguration = .standard) {
+    /// `onEmit`: what the server does with each batch of events, after
+    /// they are kept (on the loop, inside the host's `emit`).
+    init(configuration: EngineConfiguration = .standard,
+         onEmit: (@Sendable (DeviceHost<MonotonicClock>, [TransitionEvent]) -> Void)? = nil) {
         host = DeviceHost(loop: group.next(), configuration: configuration, source: source, logger: logs.logger())
         let loop = group.next()
         try! loop.submit { [self] in
@@ -76,6 +79,7 @@ final class HostHarness: @unchecked Sendable {
                 lock.lock()
                 emitted += events
                 lock.unlock()
+                onEmit?(host, events)
             }, finished: {})
         }.wait()
     }
@@ -120,11 +124,10 @@ final class HostHarness: @unchecked Sendable {
 /// its last event is `endingAgo` seconds before now (the host's animation
 /// deadlines are then due at once).
 func liveRecording(_ name: String, endingAgo: Double = 1) throws -> (DeviceDescription, [InputEvent]) {
-    let recording = try RecordingReader.read(path: ProjectRecordings.path(name))
-    let events = recording.events
+    let (description, events) = try recording(name)
     let last = events.last!.time
     let shift = Int64((MonotonicClock.seconds - endingAgo) * 1e6) - last
-    return (recording.description!, events.map { InputEvent(time: $0.time + shift, type: $0.type, code: $0.code, value: $0.value) })
+    return (description, events.map { InputEvent(time: $0.time + shift, type: $0.type, code: $0.code, value: $0.value) })
 }
 
 /// What the engine gives for these events fed directly (the reference).
