@@ -59,25 +59,58 @@ public final class ServiceNotifier: Sendable {
 }
 
 /// The service manager's watchdog (`sd_watchdog_enabled(3)`): how often it
-/// wants `WATCHDOG=1`.
+/// wants `WATCHDOG=1`. systemd kills a service that has sent none for
+/// `$WATCHDOG_USEC` and asks for one at about half that, so a keep-alive
+/// late by up to half the interval is still in time.
 public enum ServiceWatchdog {
-    /// The interval to send `WATCHDOG=1` at, in nanoseconds — half of
-    /// `$WATCHDOG_USEC` — or nil when there is no watchdog for this process
-    /// (unset, zero, not a number, or `$WATCHDOG_PID` names another process).
-    public static func keepAliveInterval(environment: [String: String], pid: pid_t) -> Int64? {
+    /// The most often a keep-alive is sent: every 100 ms. A loop timer set
+    /// more often than that would be the daemon's main work (at
+    /// `WATCHDOG_USEC=1`, one every 500 ns: a loop that does nothing else),
+    /// and no loop that also serves clients and reads a config can promise
+    /// to come back within less; a watchdog under twice this is one the
+    /// daemon cannot honour, whatever it does.
+    public static let shortestInterval: Int64 = 100_000_000
+
+    /// The keep-alive the daemon sends: every `interval` nanoseconds, half
+    /// of the watchdog's `timeout` — or `shortestInterval` when that is
+    /// shorter (`clamped`, which the daemon logs once).
+    public struct KeepAlive: Equatable, Sendable {
+        /// `$WATCHDOG_USEC`, in nanoseconds.
+        public var timeout: Int64
+        /// How often `WATCHDOG=1` is sent, in nanoseconds.
+        public var interval: Int64
+        /// Whether the interval is longer than half the timeout, as the
+        /// service manager asked for something the daemon does not do.
+        public var clamped: Bool { interval > timeout / 2 }
+
+        public init(timeout: Int64) {
+            self.timeout = timeout
+            self.interval = max(timeout / 2, ServiceWatchdog.shortestInterval)
+        }
+    }
+
+    /// The keep-alive for this environment, or nil when there is no
+    /// watchdog for this process (`$WATCHDOG_USEC` unset, zero, not a
+    /// number, or `$WATCHDOG_PID` names another process).
+    public static func keepAlive(environment: [String: String], pid: pid_t) -> KeepAlive? {
         guard let text = environment["WATCHDOG_USEC"], let usec = Int64(text), usec > 0, usec < Int64.max / 1000 else {
             return nil
         }
         if let owner = environment["WATCHDOG_PID"], !owner.isEmpty, pid_t(owner) != pid { return nil }
-        return usec * 1000 / 2
+        return KeepAlive(timeout: usec * 1000)
     }
 
     /// The same for this process.
-    public static func keepAliveInterval() -> Int64? {
+    public static func keepAlive() -> KeepAlive? {
         var environment: [String: String] = [:]
         for key in ["WATCHDOG_USEC", "WATCHDOG_PID"] {
             if let value = getenv(key) { environment[key] = String(cString: value) }
         }
-        return keepAliveInterval(environment: environment, pid: getpid())
+        return keepAlive(environment: environment, pid: getpid())
+    }
+
+    /// How often to send `WATCHDOG=1`, in nanoseconds: `keepAlive`'s interval.
+    public static func keepAliveInterval(environment: [String: String], pid: pid_t) -> Int64? {
+        keepAlive(environment: environment, pid: pid)?.interval
     }
 }

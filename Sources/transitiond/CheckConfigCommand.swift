@@ -9,8 +9,12 @@ struct CheckConfigCommand: ParsableCommand {
         abstract: "Validate a config file and print the effective configuration."
     )
 
-    @Argument(help: "The TOML config file.")
+    @Argument(help: "The TOML config file; - for stdin (a pipe: the config must arrive whole within 5 s).")
     var file: String
+
+    func validate() throws {
+        try requireNames(["FILE": file])
+    }
 
     func run() throws {
         try reportingFailures {

@@ -8,12 +8,19 @@ import WebAssets
 import TransitionServer
 import StreamClient
 
-/// Loads `--config FILE`, or the embedded default when there is none.
+/// Loads `--config FILE`, or the embedded default when there is none, for
+/// a command that reads it once (see `ConfigUse`).
 func loadDaemonConfiguration(_ path: String?) throws -> DaemonConfiguration {
+    try loadDaemonConfiguration(path, use: .once)
+}
+
+/// Loads the config at `path` as `use` allows (`ConfigRead`: what it may
+/// be, and its bounds of size and time), or the embedded default for nil.
+func loadDaemonConfiguration(_ path: String?, use: ConfigUse) throws -> DaemonConfiguration {
     guard let path else { return .standard }
-    guard fileExists(path) else { throw Failure(.noInput, "\(path): no such config file") }
+    let bytes = try ConfigRead.bytes(path, use: use)
     do {
-        return try ConfigLoader.loadDaemon(path: path)
+        return try ConfigLoader.parseDaemon(bytes: bytes, file: path == "-" && use == .once ? "stdin" : path)
     } catch let error as ConfigError {
         throw Failure(.dataError, error.description)
     }

@@ -32,6 +32,10 @@ struct DumpCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the recording (default: stdout).", valueName: "FILE"))
     var output: String?
 
+    func validate() throws {
+        try requireNames(["--socket": socket, "--output": output])
+    }
+
     func run() throws {
         try reportingFailures {
             let path = SocketLocation.resolve(explicit: socket, environment: StreamConnection.socketEnvironment())

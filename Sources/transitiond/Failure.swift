@@ -54,3 +54,12 @@ enum StandardError {
 func fileExists(_ path: String) -> Bool {
     access(path, F_OK) == 0
 }
+
+/// An option given an empty value (`--socket ""`) is a usage error (64)
+/// naming it: an empty path would otherwise read as no option at all and
+/// quietly serve, read or write the default, which is not what was asked.
+func requireNames(_ options: KeyValuePairs<String, String?>) throws {
+    for (option, value) in options where value?.isEmpty == true {
+        throw ValidationError("\(option) needs a path (\"\" given)")
+    }
+}

@@ -34,6 +34,10 @@ struct RecordCommand: ParsableCommand {
     @Option(help: .hidden)
     var inputRoot = "/dev/input"
 
+    func validate() throws {
+        try requireNames(["--output": output])
+    }
+
     func run() throws {
         try reportingFailures {
             ProcessSignals.install()
@@ -119,12 +123,20 @@ struct RecordCommand: ParsableCommand {
         }
     }
 
+    /// The recording is written as it is made, so it goes into the file
+    /// (or device, or FIFO) where it is rather than replacing it at the
+    /// end; `O_TRUNC` empties only a regular file. Opened non-blocking so
+    /// that a FIFO nothing reads is an error now, not a wait that SIGINT
+    /// cannot end; then blocking, as any writer to a pipe.
     private func openOutput() throws -> Int32 {
-        guard let output else { return 1 }
-        let fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard let output, output != "-" else { return 1 }
+        let fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY | O_NONBLOCK | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
+            if errno == ENXIO { throw Failure(.ioError, "\(output): cannot write: it is a FIFO that nothing reads") }
             throw Failure(.ioError, "\(output): cannot create: \(String(cString: strerror(errno)))")
         }
+        let flags = fcntl(fd, F_GETFL)
+        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
         return fd
     }
 }

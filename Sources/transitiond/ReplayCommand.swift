@@ -82,6 +82,7 @@ struct ReplayCommand: ParsableCommand {
     var holdLimit: Int = 32 << 20
 
     func validate() throws {
+        try requireNames(["--socket": socket, "--plot": plot, "--config": config])
         if fast && speed != nil { throw ValidationError("--fast and --speed exclude each other") }
         if let speed, !(speed >= 0.001 && speed <= 1000) {
             throw ValidationError("--speed must be a number from 0.001 to 1000 (got \(speed))")

@@ -71,11 +71,15 @@ struct RunCommand: ParsableCommand {
     @Option(help: .hidden)
     var inputRoot = "/dev/input"
 
+    func validate() throws {
+        try requireNames(["--socket": socket, "--config": config])
+    }
+
     func run() throws {
         try reportingFailures {
             let logger = ServerRunner.logger(verbose: verbose)
             let configPath = DaemonConfigLocation.resolve(explicit: config, environment: processEnvironment(["TRANSITIOND_CONFIG"]))
-            let daemon = try loadDaemonConfiguration(configPath)
+            let daemon = try loadDaemonConfiguration(configPath, use: .daemon)
             logger.info("config: \(configPath ?? "the embedded default")")
             let selector = DeviceSelector(arguments: device.isEmpty ? daemon.input.device : device)
             if device.count > 1, device.contains(where: { $0 == "auto" || $0 == "all" }) {
@@ -114,34 +118,40 @@ struct RunCommand: ParsableCommand {
             }
             logger.info("input: \(device.isEmpty ? "device" : "--device") \(selector), mode \(inputMode.rawValue)")
             let startOptions = options
+            // A reload runs on the server's loop, which must not wait on a
+            // file system that stopped answering (or a name service, for the
+            // groups): the reading is a thread's, waited for at most 5 s.
+            let reloadBound = BoundedCall(seconds: ConfigRead.patience)
             let readConfig = { [socket, stampSent] () throws -> ReloadedConfiguration in
-                let reread = try loadDaemonConfiguration(configPath)
-                if device.isEmpty && reread.input.device != daemon.input.device {
-                    logger.notice("reload: [input] device takes effect at the next start")
+                try reloadBound.run(configPath ?? "the config") {
+                    let reread = try loadDaemonConfiguration(configPath, use: .daemon)
+                    if device.isEmpty && reread.input.device != daemon.input.device {
+                        logger.notice("reload: [input] device takes effect at the next start")
+                    }
+                    if reread.input.mode != daemon.input.mode || reread.input.filterHold != daemon.input.filterHold {
+                        logger.notice("reload: [input] mode and filter_hold take effect at the next start")
+                    }
+                    if reread.input.flightRecorder != daemon.input.flightRecorder
+                        || reread.input.flightRecorderBytes != daemon.input.flightRecorderBytes {
+                        logger.notice("reload: [input] flight_recorder and flight_recorder_bytes take effect at the next start")
+                    }
+                    if reread.input.geometry() != daemon.input.geometry() {
+                        logger.notice("reload: [input] rotation, flip_x, flip_y and calibration take effect at the next start")
+                    }
+                    var options = serverOptions(reread.server, socket: socket, webSocket: webSocketFlag, logger: logger)
+                    options.stampSent = stampSent
+                    options.inheritedListener = startOptions.inheritedListener
+                    if reread.server.webSocket != daemon.server.webSocket || reread.server.allowOrigins != daemon.server.allowOrigins {
+                        logger.notice("reload: [server] websocket and allow_origins take effect at the next start")
+                    }
+                    options.webSocket = startOptions.webSocket
+                    options.metricsListen = startOptions.metricsListen
+                    if reread.metrics != daemon.metrics {
+                        logger.notice("reload: [metrics] takes effect at the next start")
+                    }
+                    if startOptions.inheritedListener != nil { options.socketPath = startOptions.socketPath }
+                    return ReloadedConfiguration(engine: reread.engine, options: options)
                 }
-                if reread.input.mode != daemon.input.mode || reread.input.filterHold != daemon.input.filterHold {
-                    logger.notice("reload: [input] mode and filter_hold take effect at the next start")
-                }
-                if reread.input.flightRecorder != daemon.input.flightRecorder
-                    || reread.input.flightRecorderBytes != daemon.input.flightRecorderBytes {
-                    logger.notice("reload: [input] flight_recorder and flight_recorder_bytes take effect at the next start")
-                }
-                if reread.input.geometry() != daemon.input.geometry() {
-                    logger.notice("reload: [input] rotation, flip_x, flip_y and calibration take effect at the next start")
-                }
-                var options = serverOptions(reread.server, socket: socket, webSocket: webSocketFlag, logger: logger)
-                options.stampSent = stampSent
-                options.inheritedListener = startOptions.inheritedListener
-                if reread.server.webSocket != daemon.server.webSocket || reread.server.allowOrigins != daemon.server.allowOrigins {
-                    logger.notice("reload: [server] websocket and allow_origins take effect at the next start")
-                }
-                options.webSocket = startOptions.webSocket
-                options.metricsListen = startOptions.metricsListen
-                if reread.metrics != daemon.metrics {
-                    logger.notice("reload: [metrics] takes effect at the next start")
-                }
-                if startOptions.inheritedListener != nil { options.socketPath = startOptions.socketPath }
-                return ReloadedConfiguration(engine: reread.engine, options: options)
             }
             try ServerRunner.run(options: options, logger: logger, stopWhenInputEnds: false, inputStatus: nil,
                                  readConfig: readConfig, metrics: metricsService) { loop, service in

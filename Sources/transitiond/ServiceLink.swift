@@ -35,8 +35,14 @@ final class ServiceLink: Sendable {
     func listening(_ server: TransitionServer) {
         send(readiness.value.listening(on: server.options.socketPath))
         guard notifier != nil else { return }
-        if let interval = ServiceWatchdog.keepAliveInterval() {
-            logger.info("watchdog: keep-alive every \(Double(interval) / 1e9) s")
+        if let keepAlive = ServiceWatchdog.keepAlive() {
+            let interval = keepAlive.interval
+            if keepAlive.clamped {
+                // Once, here: the timer below never says it again.
+                logger.warning("watchdog: WATCHDOG_USEC=\(keepAlive.timeout / 1000) asks for a keep-alive every \(Double(keepAlive.timeout) / 2e9) s; sending one every \(Double(interval) / 1e9) s, the most often this daemon does (a watchdog under \(Double(2 * interval) / 1e9) s may fire)")
+            } else {
+                logger.info("watchdog: keep-alive every \(Double(interval) / 1e9) s")
+            }
             send("WATCHDOG=1")
             timers.value.append(loop.scheduleRepeatedTask(initialDelay: .nanoseconds(interval), delay: .nanoseconds(interval)) { [self] _ in
                 send("WATCHDOG=1")

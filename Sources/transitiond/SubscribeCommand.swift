@@ -34,7 +34,7 @@ struct SubscribeCommand: ParsableCommand {
     var retrySeconds: Double = 30
 
     func validate() throws {
-        if let socket, socket.isEmpty { throw ValidationError("--socket needs a path") }
+        try requireNames(["--socket": socket])
         if !(retrySeconds >= 0 && retrySeconds <= 31_536_000) {
             throw ValidationError("--retry-seconds must be a number ≥ 0 (got \(retrySeconds))")
         }

@@ -48,6 +48,7 @@ struct VerifyCommand: ParsableCommand {
     var description: String?
 
     func validate() throws {
+        try requireNames(["--expect": expect, "--config": config])
         if recordings.isEmpty { throw ValidationError("give at least one recording") }
         if writeExpect, let repeated = recordings.first(where: { r in recordings.filter { $0 == r }.count > 1 }) {
             throw ValidationError("\(repeated) is given twice; an expectation file names each recording once")

@@ -137,6 +137,22 @@ import Testing
         #expect(ServiceWatchdog.keepAliveInterval(environment: ["WATCHDOG_USEC": "soon"], pid: 7) == nil)
         #expect(ServiceWatchdog.keepAliveInterval(environment: ["WATCHDOG_USEC": "99999999999999999999"], pid: 7) == nil)
     }
+
+    /// `WATCHDOG_USEC=1` once made the loop send a keep-alive every 500 ns.
+    @Test func aWatchdogShorterThanTheLoopCanHonourIsClampedAndSaysSo() {
+        let tiny = ServiceWatchdog.keepAlive(environment: ["WATCHDOG_USEC": "1"], pid: 7)
+        #expect(tiny == ServiceWatchdog.KeepAlive(timeout: 1_000))
+        #expect(tiny?.interval == 100_000_000, "never more often than every 100 ms")
+        #expect(tiny?.clamped == true)
+        #expect(ServiceWatchdog.keepAliveInterval(environment: ["WATCHDOG_USEC": "1"], pid: 7) == 100_000_000)
+        // Just under twice the shortest interval is clamped; twice it is not.
+        let under = ServiceWatchdog.keepAlive(environment: ["WATCHDOG_USEC": "199999"], pid: 7)
+        #expect(under?.interval == 100_000_000 && under?.clamped == true)
+        let at = ServiceWatchdog.keepAlive(environment: ["WATCHDOG_USEC": "200000"], pid: 7)
+        #expect(at?.interval == 100_000_000 && at?.clamped == false)
+        let usual = ServiceWatchdog.keepAlive(environment: ["WATCHDOG_USEC": "30000000"], pid: 7)
+        #expect(usual?.interval == 15_000_000_000 && usual?.clamped == false)
+    }
 }
 
 // MARK: Readiness

@@ -167,6 +167,33 @@ import Testing
         #expect(!messages.contains { $0.text.hasPrefix("READY=1") && $0.time > messages.first { $0.text.hasPrefix("STOPPING") }!.time })
     }
 
+    /// `WATCHDOG_USEC=1` once had the loop send WATCHDOG=1 every 500 ns:
+    /// now every 100 ms, the most often it does, said once in the log.
+    @Test func aWatchdogTooShortToHonourIsClampedAndLoggedOnce() throws {
+        let socket = temporarySocketPath("notified")
+        let notify = try NotifyReceiver(path: temporarySocketPath("notify"))
+        let inputs = TemporaryDirectory(prefix: "inputs")
+        defer { inputs.remove() }
+        let daemon = try DaemonProcess(["run", "--socket", socket, "--input-root", inputs.path], socket: socket,
+                                       environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "1"])
+        var watchdogs: [Double] = []
+        var others = 0
+        while watchdogs.count < 6, let message = notify.receive(timeout: 10) {
+            if message.text == "WATCHDOG=1" { watchdogs.append(message.time) } else { others += 1 }
+            #expect(others < 50, "something else floods the socket")
+            if others >= 50 { break }
+        }
+        #expect(watchdogs.count == 6, "\(daemon.stderr)")
+        // The first goes at READY; each after it 100 ms on (a timer never fires early).
+        for (a, b) in zip(watchdogs.dropFirst(), watchdogs.dropFirst(2)) {
+            #expect(b - a >= 0.09, "WATCHDOG=1 \(b - a) s after the one before")
+        }
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        #expect(daemon.stderr.components(separatedBy: "WATCHDOG_USEC=1 asks for a keep-alive every").count == 2,
+                "said once: \(daemon.stderr)")
+    }
+
     @Test func noWatchdogForAnotherProcess() throws {
         let socket = temporarySocketPath("notified")
         let notify = try NotifyReceiver(path: temporarySocketPath("notify"))

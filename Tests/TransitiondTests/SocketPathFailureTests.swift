@@ -16,4 +16,31 @@ import TestSupport
         #expect(result.stderr.contains(socket), "\(result.stderr)")
         #expect(!result.stderr.contains("serving"), "\(result.stderr)")
     }
+
+    /// `--socket ""` once read as no `--socket` at all and served (or
+    /// dialled) the default path: a usage error naming the option instead.
+    @Test(arguments: [
+        ["run", "--input-root", "/nonexistent"],
+        ["replay", "Recordings/back-drag-finish.events"],
+        ["subscribe", "--retry-seconds", "0"],
+        ["dump"],
+    ])
+    func anEmptySocketPathIsAUsageError(_ arguments: [String]) throws {
+        let result = try runTransitiond(arguments + ["--socket", ""], timeout: 20)
+        #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.contains("--socket needs a path"), "\(arguments): \(result.stderr)")
+    }
+
+    @Test(arguments: [
+        (["replay", "Recordings/back-drag-finish.events", "--plot", ""], "--plot"),
+        (["verify", "Recordings/back-drag-finish.events", "--expect", ""], "--expect"),
+        (["replay", "Recordings/back-drag-finish.events", "--config", ""], "--config"),
+        (["check-config", ""], "FILE"),
+        (["dump", "-o", ""], "--output"),
+    ])
+    func anEmptyFileNameIsAUsageError(_ arguments: [String], _ option: String) throws {
+        let result = try runTransitiond(arguments, timeout: 20)
+        #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.contains("\(option) needs a path"), "\(arguments): \(result.stderr)")
+    }
 }
