@@ -125,6 +125,7 @@ public struct EventEncoder: Sendable {
                     case .clientLost: out.raw("client-lost")
                     case .command: out.raw("command")
                     case .shutdown: out.raw("shutdown")
+                    case .reload: out.raw("reload")
                     }
                     out.byte(UInt8(ascii: "\""))
                 }

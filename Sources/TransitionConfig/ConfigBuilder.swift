@@ -203,6 +203,8 @@ enum ConfigBuilder {
             socketPath: section[Key.socket],
             socketMode: section[Key.socketMode],
             maxClients: section[Key.maxClients],
+            maxWebSocketClients: section[Key.maxWebSocketClients],
+            maxClientsPerPeer: section[Key.maxClientsPerPeer],
             backlogLimit: section[Key.backlogLimit],
             allowUIDs: section[Key.allowUIDs],
             allowGroups: section[Key.allowGroups],

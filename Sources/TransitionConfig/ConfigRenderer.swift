@@ -97,7 +97,7 @@ enum ConfigRenderer {
         [MetricsKeys.enabled.entry(metrics.enabled), MetricsKeys.listen.entry(metrics.listen)]
     }
 
-    /// `socket` and `websocket` only when set; the mode as a 4-digit octal string.
+    /// `socket`, `max_clients_per_peer` and `websocket` only when set; the mode as a 4-digit octal string.
     private static func entries(of server: ServerSettings) -> [ConfigEntry?] {
         typealias Key = ServerKeys
         return [
@@ -109,6 +109,8 @@ enum ConfigRenderer {
             Key.allowGroups.entry(server.allowGroups),
             Key.webSocket.entry(server.webSocket),
             Key.allowOrigins.entry(server.allowOrigins),
+            Key.maxWebSocketClients.entry(server.maxWebSocketClients),
+            Key.maxClientsPerPeer.entry(server.maxClientsPerPeer),
         ]
     }
 

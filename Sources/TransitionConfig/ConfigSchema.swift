@@ -178,6 +178,7 @@ enum KeyframeKeys {
 enum ServerKeys {
     static let table = ChildSection("server", .table, keys: [
         socket, socketMode, maxClients, backlogLimit, allowUIDs, allowGroups, webSocket, allowOrigins,
+        maxWebSocketClients, maxClientsPerPeer,
     ])
 
     /// The largest id a uid or gid may be: 2^32 - 2 (2^32 - 1 is `(uid_t)-1`, "no id").
@@ -210,6 +211,12 @@ enum ServerKeys {
         default: .value(standard.socketMode),
         summary: "octal, at most \"0777\", with owner read+write \"0600\"")
     static let maxClients = ConfigKey<Int>("max_clients", .integer(1...65_536), default: .value(standard.maxClients))
+    static let maxWebSocketClients = ConfigKey<Int>(
+        "max_websocket_clients", .integer(1...65_536), default: .value(standard.maxWebSocketClients),
+        summary: "clients on the WebSocket at once, 1 to 65536 (a limit of its own: they never take the Unix socket's)")
+    static let maxClientsPerPeer = ConfigKey<Int?>(
+        "max_clients_per_peer", ValueCodec<Int>.integer(1...65_536),
+        summary: "clients of one uid (or, on the WebSocket, one address whose uid is not known) on each transport, 1 to 65536 (default: all but a quarter of the transport's limit)")
     static let backlogLimit = ConfigKey<Int>("backlog_limit", .integer(4_096...1_073_741_824),
                                              default: .value(standard.backlogLimit),
                                              summary: "bytes, 4096 to 1073741824")

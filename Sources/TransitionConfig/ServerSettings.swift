@@ -19,8 +19,17 @@ public struct ServerSettings: Sendable, Equatable {
     /// `socket_mode`: the socket file's permission bits, at most `0o777`,
     /// always including owner read and write (`0o600`).
     public var socketMode: UInt32
-    /// `max_clients`: connections served at once, `1...65536`.
+    /// `max_clients`: connections to the Unix socket served at once, `1...65536`.
     public var maxClients: Int
+    /// `max_websocket_clients`: WebSocket connections served at once,
+    /// `1...65536`; a limit of its own, so that WebSocket clients (any local
+    /// user may connect to a loopback listener) never take the Unix socket's.
+    public var maxWebSocketClients: Int
+    /// `max_clients_per_peer`: connections of one peer (uid, or a WebSocket
+    /// peer's address when its uid is not known) on each transport,
+    /// `1...65536`; nil: all but a quarter (rounded down) of the
+    /// transport's limit.
+    public var maxClientsPerPeer: Int?
     /// `backlog_limit`: bytes queued for a slow client before it is sent a
     /// `backlog` error and disconnected, `4096...1073741824`.
     public var backlogLimit: Int
@@ -39,13 +48,15 @@ public struct ServerSettings: Sendable, Equatable {
 
     /// Settings with the given values; every argument defaults to the design's.
     public init(socketPath: String? = nil, socketMode: UInt32 = 0o660, maxClients: Int = 256,
-                backlogLimit: Int = 1_048_576, allowUIDs: [UInt32] = [], allowGroups: [GroupReference] = [],
+                maxWebSocketClients: Int = 64, maxClientsPerPeer: Int? = nil, backlogLimit: Int = 1_048_576, allowUIDs: [UInt32] = [], allowGroups: [GroupReference] = [],
                 webSocket: ListenAddress? = nil, allowOrigins: [String] = []) {
         self.webSocket = webSocket
         self.allowOrigins = allowOrigins
         self.socketPath = socketPath
         self.socketMode = socketMode
         self.maxClients = maxClients
+        self.maxWebSocketClients = maxWebSocketClients
+        self.maxClientsPerPeer = maxClientsPerPeer
         self.backlogLimit = backlogLimit
         self.allowUIDs = allowUIDs
         self.allowGroups = allowGroups

@@ -303,6 +303,14 @@ public struct TransitionEngine: Sendable {
         /// back; anything else (a finger drives it, or it is no longer
         /// interacting) is left alone and refused with `not-active`.
         case driverLost
+        /// A reload left this transition of the earlier config in flight
+        /// with no transition of its name in the new one (dropped or
+        /// renamed): no command can reach it by name and no subscriber's
+        /// name follows it, so an interaction (a finger's or a command's)
+        /// ends with a cancel (reason `reload`) and animates back, as a
+        /// `cancel` does. An animation already under way runs to its end;
+        /// it and a current transition are refused with `not-active`.
+        case orphaned
     }
 
     /// Carries out a command; the events it causes are appended to `events`.
@@ -337,6 +345,12 @@ public struct TransitionEngine: Sendable {
             action = machines[i].handleCancelCommand(at: t)
         case .driverLost:
             action = machines[i].handleDriverLost(at: t)
+        case .orphaned:
+            guard i >= liveCount, streamIndex(of: i) == i else {
+                return .refused(code: .notActive, message: "\(machines[i].spec.name) is in the config in use")
+            }
+            // Fingers that drove it stay claimed until they lift, as after `cancel`.
+            action = machines[i].handleOrphaned(at: t)
         case .setEnabled:
             return .done   // handled above, before the redirection to an earlier config
         }
@@ -393,7 +407,9 @@ public struct TransitionEngine: Sendable {
     /// are idle are replaced by `configuration`'s; those in flight keep
     /// running under the config they began with (appended after the new
     /// ones, see `configuration`) and a new transition of the same name
-    /// waits for them to end. Touches already claimed stay claimed. Returns,
+    /// waits for them to end (one whose name the new config lacks is an
+    /// orphan: the caller ends it with `Command.orphaned`, at its time).
+    /// Touches already claimed stay claimed. Returns,
     /// for each old index, its new index (a transition in flight), or nil
     /// (idle: replaced).
     @discardableResult

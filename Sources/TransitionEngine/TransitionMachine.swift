@@ -345,6 +345,19 @@ public struct TransitionMachine: Sendable {
         }
     }
 
+    /// A reload dropped or renamed this transition while it was in flight
+    /// (`TransitionEngine.Command.orphaned`): an interaction, driven by a
+    /// finger or by commands, ends with a cancel (reason `reload`) and
+    /// animates back; an animation goes on to its end.
+    public mutating func handleOrphaned(at time: Double) -> Action {
+        switch phase {
+        case .idle, .animating:
+            return .refused(code: .notActive, message: "\(spec.name) is not interacting")
+        case .interacting:
+            return end(interaction, at: time, velocity: 0, decision: .cancel, reason: .reload)
+        }
+    }
+
     /// Shutdown: whatever is in flight is cancelled at once.
     public mutating func handleShutdown(at time: Double) -> Action {
         switch phase {

@@ -123,4 +123,7 @@ public enum EndReason: String, Sendable, Equatable {
     case clientLost = "client-lost"
     case command
     case shutdown
+    /// A reload dropped or renamed the transition while it was interacting:
+    /// nothing could end it any more (its name is gone), so the reload does.
+    case reload
 }

@@ -47,6 +47,12 @@ public enum ClientCommand: Sendable, Equatable {
 public enum RequestID: Sendable, Equatable {
     case number(Int64)
     case text(String)
+
+    /// The largest integer id, either way: 2⁵³ − 1. Beyond it a JSON
+    /// number is not exact in a double (2⁵³ + 1 reads as 2⁵³), so an id
+    /// there could not be echoed as sent, and JavaScript clients could not
+    /// tell it apart from its neighbours; it is refused.
+    public static let largestNumber: Int64 = (1 << 53) - 1
 }
 
 /// Why a command line was refused: the `error` reply's code and message.
@@ -54,11 +60,15 @@ public struct CommandError: Error, Sendable, Equatable {
     public var code: ErrorCode
     public var message: String
     public var id: RequestID?
+    /// The line's `cmd`, when it was a string: the `error` says which
+    /// command it answers.
+    public var cmd: String?
 
-    public init(_ code: ErrorCode, _ message: String, id: RequestID? = nil) {
+    public init(_ code: ErrorCode, _ message: String, id: RequestID? = nil, cmd: String? = nil) {
         self.code = code
         self.message = message
         self.id = id
+        self.cmd = cmd
     }
 }
 
@@ -89,23 +99,34 @@ public enum CommandDecoder {
         guard case .object = value else {
             return .failure(CommandError(.badJSON, "a command is a JSON object, like {\"cmd\":\"ping\"}"))
         }
+        // Read first, so that every error (the id's own too) says which command it answers.
+        let cmdName = value["cmd"]?.string
         var id: RequestID? = nil
         if let raw = value["id"] {
-            if let n = raw.int { id = .number(Int64(n)) }
-            else if let s = raw.string { id = .text(s) }
-            else { return .failure(CommandError(.badField, "'id' must be a string or an integer")) }
+            if let s = raw.string {
+                id = .text(s)
+            } else if case .number(let x) = raw, x.isFinite, x.rounded(.towardZero) == x {
+                // `x` is what the number read as: past 2⁵³ that is not what
+                // was sent, and 2⁵³ itself may be 2⁵³ + 1 rounded.
+                guard abs(x) <= Double(RequestID.largestNumber) else {
+                    return .failure(CommandError(.badField, "'id' must be a string or an integer from -\(RequestID.largestNumber) to \(RequestID.largestNumber) (2^53 - 1): a larger number is not exact in JSON; send it as a string", cmd: cmdName))
+                }
+                id = .number(Int64(x))
+            } else {
+                return .failure(CommandError(.badField, "'id' must be a string or an integer", cmd: cmdName))
+            }
         }
         func fail(_ code: ErrorCode, _ message: String) -> Result<(ClientCommand, RequestID?), CommandError> {
-            .failure(CommandError(code, message, id: id))
+            .failure(CommandError(code, message, id: id, cmd: cmdName))
         }
         guard let cmd = value["cmd"] else { return fail(.badField, "missing 'cmd'") }
         guard let name = cmd.string else { return fail(.badField, "'cmd' must be a string") }
 
         func transition() -> String? { value["transition"]?.string }
         func needTransition() -> Result<String, CommandError> {
-            guard let field = value["transition"] else { return .failure(CommandError(.badField, "missing 'transition'", id: id)) }
+            guard let field = value["transition"] else { return .failure(CommandError(.badField, "missing 'transition'", id: id, cmd: name)) }
             guard let t = field.string, !t.isEmpty else {
-                return .failure(CommandError(.badField, "'transition' must be a non-empty string", id: id))
+                return .failure(CommandError(.badField, "'transition' must be a non-empty string", id: id, cmd: name))
             }
             return .success(t)
         }

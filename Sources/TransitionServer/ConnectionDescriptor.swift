@@ -49,6 +49,14 @@ final class ConnectionDescriptor {
                                groups: PeerCredentials.supplementaryGroups(of: cred.pid))
     }
 
+    /// The uid of a Unix socket's peer (`SO_PEERCRED`), nil if not told.
+    static func peerUID(of fd: CInt) -> UInt32? {
+        var cred = KernelPeerCredentials()
+        var size = socklen_t(MemoryLayout<KernelPeerCredentials>.size)
+        guard getsockopt(fd, SOL_SOCKET, KernelPeerCredentials.option, &cred, &size) == 0 else { return nil }
+        return cred.uid
+    }
+
     /// Closes it (once).
     func close() {
         guard fd >= 0 else { return }

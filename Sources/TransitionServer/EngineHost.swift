@@ -26,7 +26,9 @@ public protocol EngineHost: AnyObject {
     /// Replaces the config for new gestures; transitions in flight finish
     /// under theirs (`TransitionEngine.reload`). `configuration` then lists
     /// the new transitions first (`liveTransitionCount` of them), then those
-    /// of the earlier config still in flight.
+    /// of the earlier config still in flight. Those of them whose name the
+    /// new config lacks (`streamIndex(of: i) == i`) the server ends at once
+    /// with `perform(.orphaned, …)`, at the host's time.
     /// Returns, for each old index, its new one (in flight) or nil.
     func reload(_ configuration: EngineConfiguration) -> [Int?]
     /// How many of `configuration.transitions` are the current config's.

@@ -50,13 +50,19 @@ public enum ReplyLines {
         return buffer(w)
     }
 
-    /// `{"type":"error","code":…,"message":…}`, with the request's id.
-    public static func error(_ code: ErrorCode, _ message: String, id: RequestID?) -> ByteBuffer {
+    /// `{"type":"error","code":…,"message":…}`, with the command's name
+    /// (`"cmd":…`, where known) and the request's id: a client with several
+    /// commands under way can tell which one it answers.
+    public static func error(_ code: ErrorCode, _ message: String, cmd: String? = nil, id: RequestID?) -> ByteBuffer {
         let w = JSONWriter(capacity: 128)
         w.raw("{\"type\":\"error\",\"code\":")
         w.string(code.rawValue)
         w.raw(",\"message\":")
         w.string(message)
+        if let cmd {
+            w.raw(",\"cmd\":")
+            w.string(cmd)
+        }
         appendID(id, w)
         w.raw("}\n")
         return buffer(w)

@@ -6,7 +6,13 @@ public struct ServerOptions: Sendable, Equatable {
     public var socketPath: String
     /// Permission bits of the socket file.
     public var socketMode: UInt32
+    /// Clients on the Unix socket at once.
     public var maxClients: Int
+    /// Clients on the WebSocket at once (a limit of its own).
+    public var maxWebSocketClients: Int
+    /// Clients of one peer on one transport at once; nil: all but a
+    /// quarter of the transport's limit (`ServerStateMachine.Settings.perPeerLimit`).
+    public var maxClientsPerPeer: Int?
     /// A client whose pending output exceeds this many bytes is disconnected.
     public var backlogLimit: Int
     /// Uids allowed to send state-changing commands (root always is).
@@ -35,7 +41,7 @@ public struct ServerOptions: Sendable, Equatable {
     public var metricsListen: MetricsListenOptions?
 
     public init(socketPath: String, socketMode: UInt32 = 0o660, maxClients: Int = 256,
-                backlogLimit: Int = 1 << 20, allowUIDs: [UInt32] = [], allowGIDs: [UInt32] = [],
+                maxWebSocketClients: Int = 64, maxClientsPerPeer: Int? = nil, backlogLimit: Int = 1 << 20, allowUIDs: [UInt32] = [], allowGIDs: [UInt32] = [],
                 lineLimit: Int = 64 * 1024, stampSent: Bool = false, startAfterClients: Int = 0,
                 closeWhenInputEnds: Bool = false, inheritedListener: CInt? = nil,
                 webSocket: WebSocketOptions? = nil, metricsListen: MetricsListenOptions? = nil) {
@@ -44,6 +50,8 @@ public struct ServerOptions: Sendable, Equatable {
         self.socketPath = socketPath
         self.socketMode = socketMode
         self.maxClients = maxClients
+        self.maxWebSocketClients = maxWebSocketClients
+        self.maxClientsPerPeer = maxClientsPerPeer
         self.backlogLimit = backlogLimit
         self.allowUIDs = allowUIDs
         self.allowGIDs = allowGIDs
@@ -53,6 +61,30 @@ public struct ServerOptions: Sendable, Equatable {
         self.closeWhenInputEnds = closeWhenInputEnds
         self.inheritedListener = inheritedListener
     }
+}
+
+extension ServerOptions {
+    /// The clients the server admits at once: the Unix socket's, and the
+    /// WebSocket's when it listens.
+    public var clientCapacity: Int { maxClients + (webSocket != nil ? maxWebSocketClients : 0) }
+
+    /// Why the server could never do what these options ask, or nil: a
+    /// `startAfterClients` (`--wait-clients`) more than it admits at once
+    /// would wait for ever. Checked at `start`, and by the command line
+    /// first, as a usage error.
+    public var problem: String? {
+        guard startAfterClients > clientCapacity else { return nil }
+        let limits = webSocket != nil
+            ? "max_clients (\(maxClients)) + max_websocket_clients (\(maxWebSocketClients))"
+            : "[server] max_clients (\(maxClients))"
+        return "--wait-clients \(startAfterClients) is more clients than the daemon admits at once: \(limits); it would never start"
+    }
+}
+
+/// The options cannot work (`ServerOptions.problem`).
+public struct ServerOptionsError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
 }
 
 /// The WebSocket transport's listener: where it binds (or the listening TCP

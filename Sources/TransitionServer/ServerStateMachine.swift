@@ -86,7 +86,16 @@ public struct ServerStateMachine: Sendable {
 
     /// What the rules depend on (the config's `[server]`, the transitions).
     public struct Settings: Sendable {
+        /// Clients on the Unix socket at once (`max_clients`).
         public var maxClients: Int
+        /// Clients on the WebSocket at once (`max_websocket_clients`): a
+        /// limit of its own, so that WebSocket clients (any local user may
+        /// connect to loopback) never take the Unix socket's slots.
+        public var maxWebSocketClients: Int
+        /// Clients of one peer (uid, or address when the uid is not known)
+        /// on one transport at once (`max_clients_per_peer`); nil: all but
+        /// a quarter of the transport's limit (`perPeerLimit(on:)`).
+        public var maxClientsPerPeer: Int?
         public var backlogLimit: Int
         public var lineLimit: Int
         /// Bytes a client's channel may hold before lines wait in its outbox.
@@ -105,13 +114,16 @@ public struct ServerStateMachine: Sendable {
         /// false for a socket passed by the service manager, which keeps it.
         public var ownsSocketFile: Bool
 
-        public init(maxClients: Int = 256, backlogLimit: Int = 1 << 20, lineLimit: Int = 64 * 1024,
+        public init(maxClients: Int = 256, maxWebSocketClients: Int = 64, maxClientsPerPeer: Int? = nil,
+                    backlogLimit: Int = 1 << 20, lineLimit: Int = 64 * 1024,
                     highWater: Int = 64 * 1024, startAfterClients: Int = 0, closeWhenInputEnds: Bool = false,
                     policy: AccessPolicy = AccessPolicy(uids: [], gids: []), transitions: [String],
                     logClients: Bool = false, ownsSocketFile: Bool = true) {
             self.logClients = logClients
             self.ownsSocketFile = ownsSocketFile
             self.maxClients = maxClients
+            self.maxWebSocketClients = maxWebSocketClients
+            self.maxClientsPerPeer = maxClientsPerPeer
             self.backlogLimit = backlogLimit
             self.lineLimit = lineLimit
             self.highWater = highWater
@@ -119,6 +131,40 @@ public struct ServerStateMachine: Sendable {
             self.closeWhenInputEnds = closeWhenInputEnds
             self.policy = policy
             self.transitions = transitions
+        }
+
+        /// The transport's own limit.
+        public func limit(on transport: ClientTransport) -> Int {
+            switch transport {
+            case .unixSocket: return maxClients
+            case .webSocket: return maxWebSocketClients
+            }
+        }
+
+        /// The most clients one peer may have on the transport: the
+        /// configured number, else all but a quarter (rounded down) of the
+        /// transport's limit — 192 of 256, 48 of 64 — so that one peer
+        /// never holds every slot. A limit under 4 has no quarter to keep:
+        /// one peer may have it all (a test's `max_clients = 2`).
+        public func perPeerLimit(on transport: ClientTransport) -> Int {
+            let limit = limit(on: transport)
+            return maxClientsPerPeer ?? limit - limit / 4
+        }
+
+        /// The transport as the log names it.
+        static func transportName(_ transport: ClientTransport) -> String {
+            switch transport {
+            case .unixSocket: return "Unix socket"
+            case .webSocket: return "WebSocket"
+            }
+        }
+
+        /// The limit's key in the config, for messages.
+        static func limitKey(_ transport: ClientTransport) -> String {
+            switch transport {
+            case .unixSocket: return "max_clients"
+            case .webSocket: return "max_websocket_clients"
+            }
         }
     }
 
@@ -162,13 +208,13 @@ public struct ServerStateMachine: Sendable {
         let transport: ClientTransport
         var phase: ClientPhase = .settingUp
         var peer: PeerCredentials? = nil
+        /// Who it is for the per-peer limit and the refusal log, once known.
+        var identity: PeerIdentity? = nil
         /// Transition indices it wants; nil = all.
         var filter: Set<Int>? = nil
         var framer: LineFramer
         var outbox: ClientOutbox
         var writeMode: WriteMode = .direct
-        /// Refused commands of this client logged so far (`refusalLogLimit`).
-        var refusalsLogged = 0
 
         var label: String {
             let via = transport == .unixSocket ? "" : "\(transport.rawValue), "
@@ -266,6 +312,10 @@ public struct ServerStateMachine: Sendable {
         /// Everything is closed.
         case closed
         case log(Logger.Level, String)
+        /// A refusal (a connection, a command, an over-long line) about this
+        /// peer, for the log: the executor logs it unless its `RefusalLog`
+        /// says the peer, or everyone, has had enough lines this minute.
+        case logRefusal(Logger.Level, PeerIdentity?, String)
     }
 
     /// What to do with a connection that has just arrived.
@@ -273,7 +323,8 @@ public struct ServerStateMachine: Sendable {
         /// Set it up as this client.
         case admit(ClientID)
         /// Send it this line (if any) and close it: it holds no slot and
-        /// costs no channel. `full` when refused for `max_clients`.
+        /// costs no channel. `full` when refused for a limit (the
+        /// transport's, or its peer's).
         case refuse(ByteBuffer?, full: Bool)
     }
 
@@ -394,7 +445,7 @@ public struct ServerStateMachine: Sendable {
         case .done:
             switch request.command {
             case .drive: if let client = request.client { drivers[request.transition] = client }
-            case .release, .cancel, .driverLost, .run: drivers[request.transition] = nil
+            case .release, .cancel, .driverLost, .orphaned, .run: drivers[request.transition] = nil
             case .setEnabled: break   // whoever drives it still does
             }
             if let client = request.client {
@@ -402,10 +453,13 @@ public struct ServerStateMachine: Sendable {
             }
             broadcast(events, into: &actions)
         case .refused(let code, let message):
-            if case .driverLost = request.command { drivers[request.transition] = nil }
+            switch request.command {
+            case .driverLost, .orphaned: drivers[request.transition] = nil
+            case .run, .drive, .release, .cancel, .setEnabled: break
+            }
             broadcast(events, into: &actions)
             if let client = request.client {
-                reply(client, ReplyLines.error(ErrorCode(code), message, id: request.id), into: &actions)
+                reply(client, ReplyLines.error(ErrorCode(code), message, cmd: request.name, id: request.id), into: &actions)
             }
         }
         if let client = request.client { actions.append(.flush(client)) }
@@ -413,15 +467,29 @@ public struct ServerStateMachine: Sendable {
 
     // MARK: Inputs: clients
 
-    /// A connection arrived on a transport: admitted (it holds a slot from
-    /// now until `clientGone`) or refused.
-    public mutating func connectionArrived(_ transport: ClientTransport) -> Admission {
+    /// A connection arrived on a transport, from `peer` when the transport
+    /// can tell already (a Unix socket's uid): admitted (it holds a slot
+    /// from now until `clientGone`) or refused. Each transport has its own
+    /// limit, so one never takes the other's slots, and one peer may hold
+    /// at most `perPeerLimit` of a transport's (a peer told only at
+    /// `clientReady` is checked there).
+    public mutating func connectionArrived(_ transport: ClientTransport, from peer: PeerIdentity? = nil,
+                                           into actions: inout [Action]) -> Admission {
         switch phase {
         case .waitingForClients, .serving:
-            guard clientCount < settings.maxClients else {
+            let (onTransport, ofPeer) = slotsHeld(on: transport, by: peer, besides: nil)
+            let limit = settings.limit(on: transport)
+            guard onTransport < limit else {
                 statistics.refusedFull += 1
-                return .refuse(ReplyLines.error(.tooManyClients, "the daemon serves at most \(settings.maxClients) clients", id: nil),
+                let key = Settings.limitKey(transport)
+                actions.append(.logRefusal(.warning, peer, "refused a connection to the \(Settings.transportName(transport))\(peer.map { " from \($0)" } ?? ""): \(key) (\(limit)) are connected"))
+                return .refuse(ReplyLines.error(.tooManyClients, "the daemon serves at most \(limit) clients on this transport (\(key))", id: nil),
                                full: true)
+            }
+            if let peer, ofPeer >= settings.perPeerLimit(on: transport) {
+                statistics.refusedFull += 1
+                actions.append(.logRefusal(.warning, peer, perPeerRefusal(transport, peer)))
+                return .refuse(perPeerError(transport), full: true)
             }
             let slot: Int
             if let free = freeSlots.popLast() {
@@ -433,7 +501,7 @@ public struct ServerStateMachine: Sendable {
             let id = ClientID(nextClient, slot: slot)
             nextClient += 1
             statistics.admitted[transport, default: 0] += 1
-            clients.append(Client(id: id, transport: transport, framer: LineFramer(limit: settings.lineLimit),
+            clients.append(Client(id: id, transport: transport, identity: peer, framer: LineFramer(limit: settings.lineLimit),
                                   outbox: ClientOutbox(backlogLimit: settings.backlogLimit)))
             return .admit(id)
         case .starting, .shuttingDown, .closed:
@@ -443,11 +511,25 @@ public struct ServerStateMachine: Sendable {
 
     /// An admitted client's connection is set up: it gets `hello` (encoded
     /// by the executor just now, so that the stream goes on from its `seq`).
-    public mutating func clientReady(_ id: ClientID, peer: PeerCredentials?, hello: ByteBuffer,
-                                     into actions: inout [Action]) {
+    /// `identity`: who it is, when the transport could not tell at arrival
+    /// (a WebSocket peer: its uid, else its address); a peer that holds its
+    /// transport's per-peer limit already is refused now, before `hello`.
+    public mutating func clientReady(_ id: ClientID, peer: PeerCredentials?, identity: PeerIdentity? = nil,
+                                     hello: ByteBuffer, into actions: inout [Action]) {
         guard let i = index(of: id) else { return bug("client ready for unknown \(id)", &actions) }
         switch clients[i].phase {
         case .settingUp:
+            if clients[i].identity == nil, let identity {
+                clients[i].identity = identity
+                let transport = clients[i].transport
+                if slotsHeld(on: transport, by: identity, besides: id).ofPeer >= settings.perPeerLimit(on: transport) {
+                    statistics.refusedFull += 1
+                    actions.append(.logRefusal(.warning, identity, perPeerRefusal(transport, identity)))
+                    clients[i].phase = .closing
+                    actions.append(.closeAfterWriting(id, [perPeerError(transport)], direct: clients[i].writeMode == .direct))
+                    return
+                }
+            }
             clients[i].peer = peer
             clients[i].phase = .open
             actions.append(.send([id], hello))
@@ -484,7 +566,7 @@ public struct ServerStateMachine: Sendable {
                 handle(line, from: id, into: &actions)
             case .tooLong:
                 statistics.count("invalid", .lineTooLong)
-                actions.append(.log(.notice, "\(clients[i].label) sent a line over \(settings.lineLimit) bytes: closing"))
+                actions.append(.logRefusal(.notice, clients[i].identity, "\(clients[i].label) sent a line over \(settings.lineLimit) bytes: closing"))
                 closeWithError(at: i, ReplyLines.error(.lineTooLong, "a command line is at most \(settings.lineLimit) bytes", id: nil),
                                into: &actions)
             }
@@ -595,16 +677,25 @@ public struct ServerStateMachine: Sendable {
         /// For each old engine index, its new one (a transition in flight)
         /// or nil (`TransitionEngine.reload`).
         public var moved: [Int?]
+        /// The new indices of the transitions in flight that the new config
+        /// has no transition of the same name for (dropped or renamed).
+        public var orphans: [Int]
         public var maxClients: Int
+        public var maxWebSocketClients: Int
+        public var maxClientsPerPeer: Int?
         public var backlogLimit: Int
         public var policy: AccessPolicy
         /// The new `hello`, for every open client.
         public var hello: ByteBuffer
 
-        public init(transitions: [String], moved: [Int?], maxClients: Int, backlogLimit: Int,
+        public init(transitions: [String], moved: [Int?], orphans: [Int] = [], maxClients: Int,
+                    maxWebSocketClients: Int = 64, maxClientsPerPeer: Int? = nil, backlogLimit: Int,
                     policy: AccessPolicy, hello: ByteBuffer) {
             self.transitions = transitions
             self.moved = moved
+            self.orphans = orphans
+            self.maxWebSocketClients = maxWebSocketClients
+            self.maxClientsPerPeer = maxClientsPerPeer
             self.maxClients = maxClients
             self.backlogLimit = backlogLimit
             self.policy = policy
@@ -614,7 +705,10 @@ public struct ServerStateMachine: Sendable {
 
     /// The engine runs the new config: every open client gets the new
     /// `hello` (after what it was sent before), filters and drivers follow
-    /// their transitions by name, and whoever asked gets `ok`.
+    /// their transitions by name — a transition in flight whose name is
+    /// gone, by its new index, so that its subscribers see it end — and
+    /// whoever asked gets `ok`. Each orphan (in flight, its name gone)
+    /// then ends (`orphaned`: reason `reload`): nothing could end it later.
     public mutating func reloaded(_ change: Reloaded, by requester: ClientID?, id requestID: RequestID?,
                                   into actions: inout [Action]) {
         let oldNames = settings.transitions
@@ -629,11 +723,17 @@ public struct ServerStateMachine: Sendable {
         }
         drivers = newDrivers
         for i in clients.indices {
-            if let filter = clients[i].filter { clients[i].filter = Set(filter.compactMap(follow)) }
+            if let filter = clients[i].filter {
+                clients[i].filter = Set(filter.compactMap { old in
+                    follow(old) ?? (old < change.moved.count && change.orphans.contains { $0 == change.moved[old] } ? change.moved[old] : nil)
+                })
+            }
         }
         names = newIndex
         settings.transitions = change.transitions
         settings.maxClients = change.maxClients
+        settings.maxWebSocketClients = change.maxWebSocketClients
+        settings.maxClientsPerPeer = change.maxClientsPerPeer
         settings.backlogLimit = change.backlogLimit
         settings.policy = change.policy
         for i in clients.indices where clients[i].phase == .open {
@@ -647,6 +747,11 @@ public struct ServerStateMachine: Sendable {
             reply(requester, ReplyLines.simple("ok", cmd: "reload", id: requestID), into: &actions)
             actions.append(.flush(requester))
         }
+        for orphan in change.orphans {
+            let name = change.moved.firstIndex { $0 == orphan }.flatMap { $0 < oldNames.count ? oldNames[$0] : nil }
+            actions.append(.log(.info, "reload: \(name ?? "transition \(orphan) of an earlier config") is in flight and the new config has no transition of its name: ending it"))
+            actions.append(.perform(EngineRequest(client: nil, command: .orphaned, transition: orphan, name: "cancel", id: nil)))
+        }
     }
 
     /// The config could not be used: the old one stays; whoever asked gets
@@ -656,7 +761,7 @@ public struct ServerStateMachine: Sendable {
         actions.append(.log(.error, "reload: \(message); keeping the config in use"))
         if let requester {
             statistics.count("reload", .badConfig)
-            reply(requester, ReplyLines.error(.badConfig, "\(message); the config in use is unchanged", id: requestID), into: &actions)
+            reply(requester, ReplyLines.error(.badConfig, "\(message); the config in use is unchanged", cmd: "reload", id: requestID), into: &actions)
             actions.append(.flush(requester))
         }
     }
@@ -667,7 +772,7 @@ public struct ServerStateMachine: Sendable {
         switch CommandDecoder.decode(line) {
         case .failure(let error):
             statistics.count("invalid", error.code)
-            reply(id, ReplyLines.error(error.code, error.message, id: error.id), into: &actions)
+            reply(id, ReplyLines.error(error.code, error.message, cmd: error.cmd, id: error.id), into: &actions)
         case .success(let (command, requestID)):
             execute(command, id: requestID, from: id, into: &actions)
         }
@@ -680,20 +785,20 @@ public struct ServerStateMachine: Sendable {
             guard let peer = clients[i].peer else {
                 statistics.count(command.name, .forbidden)
                 logRefusal("refused '\(command.name)' from \(clients[i].label): its user is not known", at: i, into: &actions)
-                reply(id, ReplyLines.error(.forbidden, "'\(command.name)' changes state: the daemon cannot tell which user this connection is (only Unix socket and loopback WebSocket peers can be identified)", id: requestID), into: &actions)
+                reply(id, ReplyLines.error(.forbidden, "'\(command.name)' changes state: the daemon cannot tell which user this connection is (only Unix socket and loopback WebSocket peers can be identified)", cmd: command.name, id: requestID), into: &actions)
                 return
             }
             guard settings.policy.allowsChanges(by: peer) else {
                 statistics.count(command.name, .forbidden)
                 logRefusal("refused '\(command.name)' from \(peer): not root and not in [server] allow_uids/allow_groups", at: i, into: &actions)
-                reply(id, ReplyLines.error(.forbidden, "'\(command.name)' changes state: uid \(peer.uid) is not allowed (see [server] allow_uids / allow_groups)", id: requestID), into: &actions)
+                reply(id, ReplyLines.error(.forbidden, "'\(command.name)' changes state: uid \(peer.uid) is not allowed (see [server] allow_uids / allow_groups)", cmd: command.name, id: requestID), into: &actions)
                 return
             }
         }
         func request(_ name: String, _ engineCommand: TransitionEngine.Command) -> EngineRequest? {
             guard let t = names[name] else {
                 statistics.count(command.name, .unknownTransition)
-                reply(id, ReplyLines.error(.unknownTransition, "no transition named '\(name)'", id: requestID), into: &actions)
+                reply(id, ReplyLines.error(.unknownTransition, "no transition named '\(name)'", cmd: command.name, id: requestID), into: &actions)
                 return nil
             }
             return EngineRequest(client: id, command: engineCommand, transition: t, name: command.name, id: requestID)
@@ -711,7 +816,7 @@ public struct ServerStateMachine: Sendable {
             for name in transitions {
                 guard let t = names[name] else {
                     statistics.count(command.name, .unknownTransition)
-                    reply(id, ReplyLines.error(.unknownTransition, "no transition named '\(name)' (configured: \(settings.transitions.joined(separator: ", ")))", id: requestID), into: &actions)
+                    reply(id, ReplyLines.error(.unknownTransition, "no transition named '\(name)' (configured: \(settings.transitions.joined(separator: ", ")))", cmd: command.name, id: requestID), into: &actions)
                     return
                 }
                 filter.insert(t)
@@ -734,20 +839,34 @@ public struct ServerStateMachine: Sendable {
         }
     }
 
-    /// A client's refused commands are logged `refusalLogLimit` times, then
-    /// once more to say the rest are not: an unprivileged client cannot
-    /// flood the journal (its refusals are still counted for the metrics).
-    private mutating func logRefusal(_ line: String, at i: Int, into actions: inout [Action]) {
-        clients[i].refusalsLogged += 1
-        if clients[i].refusalsLogged <= Self.refusalLogLimit {
-            actions.append(.log(.notice, line))
-        } else if clients[i].refusalsLogged == Self.refusalLogLimit + 1 {
-            actions.append(.log(.notice, "\(clients[i].label) keeps sending commands it may not: its further refusals are not logged"))
-        }
+    /// A refused command, for the log: by its peer, so that the executor's
+    /// `RefusalLog` limits the lines per peer and in all (a peer that
+    /// reconnects to start afresh gains nothing; its refusals are still
+    /// counted for the metrics).
+    private func logRefusal(_ line: String, at i: Int, into actions: inout [Action]) {
+        actions.append(.logRefusal(.notice, clients[i].identity, line))
     }
 
-    /// Refused commands logged per client.
-    public static let refusalLogLimit = 5
+    /// The log line of a connection refused for its peer's limit.
+    private func perPeerRefusal(_ transport: ClientTransport, _ peer: PeerIdentity) -> String {
+        "refused a connection to the \(Settings.transportName(transport)) from \(peer): it has \(settings.perPeerLimit(on: transport)) already (max_clients_per_peer)"
+    }
+
+    private func perPeerError(_ transport: ClientTransport) -> ByteBuffer {
+        ReplyLines.error(.tooManyClients, "the daemon serves at most \(settings.perPeerLimit(on: transport)) clients of one user (or address) on this transport (max_clients_per_peer)", id: nil)
+    }
+
+    /// Slots held on `transport` (clients setting up or open), and of those
+    /// `peer`'s, leaving out `besides`.
+    private func slotsHeld(on transport: ClientTransport, by peer: PeerIdentity?, besides: ClientID?)
+        -> (onTransport: Int, ofPeer: Int) {
+        var onTransport = 0, ofPeer = 0
+        for client in clients where client.phase != .closing && client.transport == transport && client.id != besides {
+            onTransport += 1
+            if let peer, client.identity == peer { ofPeer += 1 }
+        }
+        return (onTransport, ofPeer)
+    }
 
     // MARK: Writing
 

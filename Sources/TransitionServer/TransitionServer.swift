@@ -65,7 +65,8 @@ public final class TransitionServer: @unchecked Sendable {
     let metricsQueue = DispatchQueue(label: "transitiond.metrics")
     private let writer = JSONWriter(capacity: 1 << 16)
     private var eventBuffer: [TransitionEvent] = []
-    var refusals = RefusalReport()
+    /// How many refusals the log has said lately (`RefusalLog`).
+    var refusals = RefusalLog()
     /// Completed when the server has closed everything.
     public let closed: EventLoopPromise<Void>
 
@@ -79,7 +80,8 @@ public final class TransitionServer: @unchecked Sendable {
         self.encoder = EventEncoder(configuration: host.configuration, listed: host.liveTransitionCount)
         self.logger = logger
         self.machine = ServerStateMachine(settings: .init(
-            maxClients: options.maxClients, backlogLimit: options.backlogLimit, lineLimit: options.lineLimit,
+            maxClients: options.maxClients, maxWebSocketClients: options.maxWebSocketClients,
+            maxClientsPerPeer: options.maxClientsPerPeer, backlogLimit: options.backlogLimit, lineLimit: options.lineLimit,
             startAfterClients: options.startAfterClients, closeWhenInputEnds: options.closeWhenInputEnds,
             policy: AccessPolicy(uids: options.allowUIDs, gids: options.allowGIDs),
             transitions: host.configuration.transitions.map(\.name), logClients: logger.logLevel <= .debug,
@@ -99,6 +101,11 @@ public final class TransitionServer: @unchecked Sendable {
     /// its mode, starts accepting and starts the input. Call on any thread;
     /// returns when bound. If it throws, `closed` fails with the error.
     public func start() throws {
+        if let problem = options.problem {
+            let error = ServerOptionsError(message: problem)
+            closed.fail(error)
+            throw error
+        }
         do {
             // The TCP listeners are bound first (a port in use fails before
             // a socket file is made) but said only once the Unix socket is
@@ -151,15 +158,15 @@ public final class TransitionServer: @unchecked Sendable {
         performing = false
     }
 
-    /// A connection arrived on a transport: admitted (it holds a slot until
-    /// `clientGone`) or refused (the transport sends the line, if any, and
-    /// closes it).
-    func admit(_ transport: ClientTransport) -> ServerStateMachine.Admission {
+    /// A connection arrived on a transport, from `peer` if the transport
+    /// can tell already: admitted (it holds a slot until `clientGone`) or
+    /// refused (the transport sends the line, if any, and closes it). A
+    /// transport that learns who the peer is only later says so to
+    /// `clientActive` (its peer's credentials, else its address).
+    func admit(_ transport: ClientTransport, from peer: PeerIdentity? = nil) -> ServerStateMachine.Admission {
         loop.assertInEventLoop()
-        let admission = machine.connectionArrived(transport)
-        if case .refuse(_, full: true) = admission, let message = refusals.note(clients: machine.clientCount) {
-            logger.warning("\(message)")
-        }
+        var admission = ServerStateMachine.Admission.refuse(nil, full: false)
+        input { admission = $0.connectionArrived(transport, from: peer, into: &$1) }
         if case .admit = admission { clientCountChanged?(machine.clientCount) }
         return admission
     }
@@ -179,7 +186,11 @@ public final class TransitionServer: @unchecked Sendable {
         writer.reset()
         encoder.hello(active: host.snapshot(), seq: host.lastSeq, extra: host.helloExtra, geometry: host.geometry, devices: host.helloDevices, into: writer)
         let hello = ReplyLines.buffer(writer)
-        input { $0.clientReady(id, peer: peer, hello: hello, into: &$1) }
+        // Who it is for the per-peer limit: its uid, else (a WebSocket peer
+        // the kernel could not tell) its address. A Unix socket's client
+        // was told at arrival.
+        let identity = peer.map { PeerIdentity.uid($0.uid) } ?? channel.remoteAddress.flatMap(PeerIdentity.init(address:))
+        input { $0.clientReady(id, peer: peer, identity: identity, hello: hello, into: &$1) }
     }
 
     func received(_ id: ClientID, _ data: ByteBuffer) {
@@ -257,7 +268,7 @@ public final class TransitionServer: @unchecked Sendable {
             input { $0.answered(id, command: "state", result: nil, line, into: &$1) }
         case .sendDump(let id, let requestID):
             guard let recordings = host.flightRecordings() else {
-                let line = ReplyLines.error(.unavailable, "no flight recorder here: it records a live panel ([input] flight_recorder, on by default in run)", id: requestID)
+                let line = ReplyLines.error(.unavailable, "no flight recorder here: it records a live panel ([input] flight_recorder, on by default in run)", cmd: "dump", id: requestID)
                 input { $0.answered(id, command: "dump", result: .unavailable, line, into: &$1) }
                 return
             }
@@ -301,6 +312,14 @@ public final class TransitionServer: @unchecked Sendable {
             closed.succeed(())
         case .log(let level, let message):
             logger.log(level: level, "\(message)")
+        case .logRefusal(let level, let peer, let message):
+            switch refusals.note(peer, at: MonotonicClock.nanoseconds) {
+            case .suppress:
+                break
+            case .log(let suppressed):
+                if suppressed > 0 { logger.notice("\(refusals.summary(suppressed))") }
+                logger.log(level: level, "\(message)")
+            }
         }
     }
 
@@ -347,9 +366,14 @@ public final class TransitionServer: @unchecked Sendable {
             }
             writer.reset()
             encoder.hello(active: host.snapshot(), seq: host.lastSeq, extra: host.helloExtra, geometry: host.geometry, devices: host.helloDevices, into: writer)
+            // In flight, and no transition of the new config has its name
+            // (its events go by its own index): the machine ends them.
+            let orphans = (host.liveTransitionCount..<host.configuration.transitions.count).filter { host.streamIndex(of: $0) == $0 }
             let change = ServerStateMachine.Reloaded(
                 transitions: host.configuration.transitions.prefix(host.liveTransitionCount).map(\.name), moved: moved,
-                maxClients: config.options.maxClients, backlogLimit: config.options.backlogLimit,
+                orphans: orphans, maxClients: config.options.maxClients,
+                maxWebSocketClients: config.options.maxWebSocketClients,
+                maxClientsPerPeer: config.options.maxClientsPerPeer, backlogLimit: config.options.backlogLimit,
                 policy: AccessPolicy(uids: config.options.allowUIDs, gids: config.options.allowGIDs),
                 hello: ReplyLines.buffer(writer))
             input { $0.reloaded(change, by: client, id: requestID, into: &$1) }

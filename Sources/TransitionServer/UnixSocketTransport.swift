@@ -70,7 +70,8 @@ extension TransitionServer {
     /// NIO channel that reads its commands, with a duplicate descriptor for
     /// direct writes) or refused with one `send` and a close.
     func connectionArrived(_ fd: CInt) {
-        switch admit(.unixSocket) {
+        // Its uid (one `getsockopt`), for the per-peer limit before it costs a channel.
+        switch admit(.unixSocket, from: ConnectionDescriptor.peerUID(of: fd).map(PeerIdentity.uid)) {
         case .refuse(let line, _):
             let refused = ConnectionDescriptor(fd)
             if let line { _ = refused.send(line) }
@@ -136,18 +137,4 @@ final class ClientHandler: ChannelInboundHandler {
     }
 }
 
-/// Refusals for `max_clients`, said in the log at most every 10 s.
-struct RefusalReport {
-    private var count = 0
-    private var last: MonotonicClock.Instant? = nil
-
-    mutating func note(clients: Int) -> String? {
-        count += 1
-        let now = MonotonicClock().now
-        if let last, last.duration(to: now) < .seconds(10) { return nil }
-        last = now
-        defer { count = 0 }
-        return "refused \(count == 1 ? "a connection" : "\(count) connections"): already \(clients) clients (max_clients)"
-    }
-}
 

@@ -79,6 +79,7 @@ func serverOptions(_ settings: ServerSettings, socket: String?, webSocket: Liste
     }
     let listen = webSocket ?? settings.webSocket
     return ServerOptions(socketPath: path, socketMode: settings.socketMode, maxClients: settings.maxClients,
+                         maxWebSocketClients: settings.maxWebSocketClients, maxClientsPerPeer: settings.maxClientsPerPeer,
                          backlogLimit: settings.backlogLimit, allowUIDs: settings.allowUIDs, allowGIDs: gids,
                          webSocket: listen.map { webSocketOptions($0, allowOrigins: settings.allowOrigins) })
 }

@@ -140,6 +140,7 @@ struct ReplayCommand: ParsableCommand {
                                             logger: logger)
                 options.stampSent = stampSent
                 options.startAfterClients = waitClients
+                if let problem = options.problem { throw Failure(.usage, problem) }
                 let metricsService = MetricsSetup.prepare(daemon.metrics, flag: try MetricsSetup.parseFlag(metrics),
                                                           live: false, options: &options)
                 let prepared = session

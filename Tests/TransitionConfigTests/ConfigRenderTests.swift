@@ -72,6 +72,8 @@ allow_uids = [0, 1000]
 allow_groups = ["wheel", 12]
 websocket = "[::1]:8080"
 allow_origins = ["*", "null"]
+max_websocket_clients = 5
+max_clients_per_peer = 2
 [input]
 device = ["/dev/input/event1", "/dev/input/event2"]
 mode = "filter"

@@ -38,6 +38,8 @@ private func path(bytes count: Int) -> String { "/" + String(repeating: "x", cou
     #expect(standard.socketPath == nil)
     #expect(standard.socketMode == 0o660)
     #expect(standard.maxClients == 256)
+    #expect(standard.maxWebSocketClients == 64)
+    #expect(standard.maxClientsPerPeer == nil, "all but a quarter of each transport's limit")
     #expect(standard.backlogLimit == 1_048_576)
     #expect(standard.allowUIDs == [])
     #expect(standard.allowGroups == [])
@@ -135,6 +137,21 @@ private let serverCases: [ServerCase] = [
         ("\" 660\"", "must be 3 or 4 octal digits"),
         ("\"rw-rw----\"", "must be 3 or 4 octal digits"),
     ]),
+    ServerCase(key: "max_websocket_clients", inside: [
+        ("1", with { $0.maxWebSocketClients = 1 }),
+        ("65536", with { $0.maxWebSocketClients = 65_536 }),
+    ], outside: [
+        ("0", "must be from 1 to 65536"),
+        ("65537", "must be from 1 to 65536"),
+    ]),
+    ServerCase(key: "max_clients_per_peer", inside: [
+        ("1", with { $0.maxClientsPerPeer = 1 }),
+        ("65536", with { $0.maxClientsPerPeer = 65_536 }),
+    ], outside: [
+        ("0", "must be from 1 to 65536"),
+        ("65537", "must be from 1 to 65536"),
+        ("-1", "must be from 1 to 65536"),
+    ]),
     ServerCase(key: "max_clients", inside: [
         ("1", with { $0.maxClients = 1 }),
         ("65536", with { $0.maxClients = 65_536 }),
@@ -229,6 +246,19 @@ func serverValuesJustOutsideTheRangeNameLineAndKey(_ testCase: ServerCase) {
         expectServerError(Fixture.server + "\(testCase.key) = \(value)\n", line: 6, key: "server.\(testCase.key)",
                           fragment)
     }
+}
+
+/// Issue 26: the WebSocket's limit and the per-peer limit are keys of
+/// their own, checked at their line like the others.
+@Test func theWebSocketAndPerPeerLimitsAreReadAndCheckedAtTheirLine() throws {
+    let config = try parseDaemonValid(Fixture.server + "max_websocket_clients = 8\nmax_clients_per_peer = 2\n")
+    #expect(config.server.maxWebSocketClients == 8 && config.server.maxClientsPerPeer == 2)
+    #expect(config.server.maxClients == 256)
+    expectServerError(Fixture.server + "max_websocket_clients = 0\n", line: 6, key: "server.max_websocket_clients",
+                      "must be from 1 to 65536 (got 0)")
+    expectServerError(Fixture.server + "max_clients_per_peer = \"4\"\n", line: 6, key: "server.max_clients_per_peer",
+                      "expected an integer, found a string")
+    #expect(try ConfigLoader.parseDaemon(text: ConfigLoader.render(config), file: "rendered.toml") == config)
 }
 
 @Test func serverErrorsQuoteWhatWasFound() {

@@ -106,6 +106,58 @@ struct ReloadTests {
         #expect(h.engine.configuration.transitions.map(\.name) == ["menu"])
     }
 
+    /// Issue 26: a reload that dropped (or renamed) a transition a client
+    /// was driving left it interacting for good: its name was gone, so no
+    /// `release` or `cancel` could reach it. `orphaned` ends it at the
+    /// reload: `ended` (cancel, reason `reload`), then the way back to rest.
+    @Test func aDrivenTransitionWhoseNameTheReloadDropsEndsWithReasonReload() {
+        var h = EngineHarness([spec("back", threshold: 0.5)])
+        _ = h.engine.perform(.drive(progress: 0.6), transition: 0, at: 1, into: &h.events)
+        let moved = h.engine.reload(config(spec("menu", threshold: 0.5, edge: .right)))
+        #expect(moved == [1])
+        h.events.removeAll()
+        #expect(h.engine.perform(.orphaned, transition: 1, at: 1.2, into: &h.events) == .done)
+        let ended = h.first(.ended)
+        #expect(ended?.decision == .cancel && ended?.reason == .reload && ended?.transition == 1)
+        #expect(ended?.progress == 0.6, "it ends where it was")
+        h.settle()
+        #expect(h.kinds().contains(.animating), "animated back, as a cancel is")
+        #expect(h.events.last?.kind == .cancelled && h.events.last?.progress == 0)
+        #expect(h.engine.isIdle)
+        #expect(h.engine.configuration.transitions.map(\.name) == ["menu"], "dropped once at rest")
+    }
+
+    @Test func aFingersTransitionWhoseNameTheReloadDropsEndsToo() {
+        var h = EngineHarness([spec("back", threshold: 0.5)])
+        h.drag(ramp(from: 0.0, to: 0.3, t0: 0, t1: 1.0))
+        let moved = h.engine.reload(config(spec("forward", threshold: 0.5)))
+        #expect(moved == [1], "renamed: no namesake in the new config")
+        h.events.removeAll()
+        #expect(h.engine.perform(.orphaned, transition: 1, at: 1.05, into: &h.events) == .done)
+        #expect(h.first(.ended)?.reason == .reload)
+        // The finger goes on and lifts: it is still claimed, so it starts nothing.
+        h.drag(ramp(from: 0.3, to: 0.5, t0: 1.1, t1: 1.5))
+        h.frame(1.6, [])
+        h.settle()
+        #expect(h.all(.began).isEmpty, "the finger that drove it begins nothing new")
+        #expect(h.all(.ended).count == 1 && h.events.last?.kind == .cancelled)
+    }
+
+    /// Transitions the new config keeps (by name) finish under the old one:
+    /// `orphaned` is not theirs, nor an animation already under way.
+    @Test func orphanedIsRefusedForAKeptTransitionAndAnAnimation() {
+        var h = EngineHarness([spec("back", threshold: 0.5), spec("menu", threshold: 0.5, edge: .right)])
+        _ = h.engine.perform(.drive(progress: 0.6), transition: 0, at: 1, into: &h.events)
+        _ = h.engine.perform(.run(.finish), transition: 1, at: 1, into: &h.events)
+        let moved = h.engine.reload(config(spec("back", threshold: 0.1)))
+        #expect(moved == [1, 2])
+        h.events.removeAll()
+        #expect(h.engine.perform(.orphaned, transition: 1, at: 1.05, into: &h.events) != .done, "back is kept")
+        #expect(h.engine.perform(.orphaned, transition: 2, at: 1.05, into: &h.events) != .done, "menu is animating already")
+        #expect(h.engine.perform(.orphaned, transition: 0, at: 1.05, into: &h.events) != .done, "a current transition")
+        #expect(h.all(.ended).isEmpty)
+    }
+
     @Test func shutdownEndsTheOldConfigsTransitionsToo() {
         var h = EngineHarness([spec("back", threshold: 0.5)])
         h.drag(ramp(from: 0.0, to: 0.2, t0: 0, t1: 1.0))

@@ -159,6 +159,40 @@ struct CommandDecoderTests {
         #expect(code(#"{"cmd":"subscribe","transitions":"back"}"#) == "bad-field")
         #expect(code(#"{"cmd":"ping","id":[1]}"#) == "bad-field")
     }
+
+    /// Issue 26: an id past ±2⁵³ read as the nearest double (2⁵³ + 1 as
+    /// 2⁵³) and was echoed so, rounded. Integer ids are ±(2⁵³ − 1) at most.
+    @Test func anIdBeyondTwoToTheFiftyThreeIsRefusedNotRounded() throws {
+        for line in [#"{"cmd":"ping","id":9007199254740993}"#, #"{"cmd":"ping","id":9007199254740992}"#,
+                     #"{"cmd":"ping","id":-9007199254740993}"#, #"{"cmd":"ping","id":1e300}"#] {
+            guard case .failure(let e) = decode(line) else {
+                Issue.record("accepted: \(line)")
+                continue
+            }
+            #expect(e.code == .badField)
+            #expect(e.message.contains("9007199254740991") && e.message.contains("string"), "\(e.message)")
+            #expect(e.cmd == "ping")
+        }
+        #expect(try decode(#"{"cmd":"ping","id":9007199254740991}"#).get().1 == .number(9_007_199_254_740_991))
+        #expect(try decode(#"{"cmd":"ping","id":-9007199254740991}"#).get().1 == .number(-9_007_199_254_740_991))
+        #expect(try decode(#"{"cmd":"ping","id":7.0}"#).get().1 == .number(7))
+        #expect(code(#"{"cmd":"ping","id":7.5}"#) == "bad-field")
+    }
+
+    /// An error says which command it answers: the `cmd` (when it was a
+    /// string) as well as the id.
+    @Test func errorsCarryTheCommandsNameAndId() {
+        guard case .failure(let e) = decode(#"{"cmd":"drive","id":3,"transition":"back","progress":2}"#) else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(e.cmd == "drive" && e.id == .number(3))
+        if case .failure(let e) = decode(#"{"cmd":"fly","id":"a"}"#) { #expect(e.cmd == "fly" && e.id == .text("a")) }
+        if case .failure(let e) = decode(#"{"cmd":42,"id":1}"#) { #expect(e.cmd == nil && e.id == .number(1)) }
+        #expect(String(buffer: ReplyLines.error(.badField, "no", cmd: "drive", id: .number(3)))
+                == #"{"type":"error","code":"bad-field","message":"no","cmd":"drive","id":3}"# + "\n")
+        #expect(String(buffer: ReplyLines.error(.backlog, "no", id: nil)) == #"{"type":"error","code":"backlog","message":"no"}"# + "\n")
+    }
 }
 
 private extension Result where Success == (ClientCommand, RequestID?), Failure == CommandError {

@@ -1,4 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
 import NIOCore
+import NIOPosix
 import Testing
 import TransitionEngine
 @testable import TransitionServer
@@ -29,10 +34,18 @@ private struct Script {
         log += last
     }
 
-    /// Admits a client and gives it its hello.
+    /// A connection arrives (its refusal's log lines go to `last`).
+    mutating func arrive(_ transport: ClientTransport, from peer: PeerIdentity? = nil) -> ServerStateMachine.Admission {
+        var admission = ServerStateMachine.Admission.refuse(nil, full: false)
+        run { admission = $0.connectionArrived(transport, from: peer, into: &$1) }
+        return admission
+    }
+
+    /// Admits a client and gives it its hello; `identity`: the peer as the
+    /// Unix socket tells it at arrival (nil: not told, no per-peer limit).
     @discardableResult
-    mutating func connect(uid: UInt32 = 0) -> ClientID {
-        guard case .admit(let id) = machine.connectionArrived(.unixSocket) else {
+    mutating func connect(uid: UInt32 = 0, identity: PeerIdentity? = nil) -> ClientID {
+        guard case .admit(let id) = arrive(.unixSocket, from: identity) else {
             Issue.record("not admitted")
             return ClientID(-1)
         }
@@ -90,6 +103,7 @@ private struct Script {
         case .removeSocketFile: return "remove-socket-file"
         case .closed: return "closed"
         case .log(let level, let message): return "log-\(level) \(message)"
+        case .logRefusal(let level, _, let message): return "log-\(level) \(message)"
         }
     }
 }
@@ -274,14 +288,14 @@ struct ServerStateMachineTests {
         var s = Script(.init(maxClients: 2, transitions: ["back"]))
         let a = s.connect()
         s.connect()
-        guard case .refuse(let line?, full: true) = s.machine.connectionArrived(.unixSocket) else {
+        guard case .refuse(let line?, full: true) = s.arrive(.unixSocket) else {
             Issue.record("not refused")
             return
         }
         #expect(String(buffer: line).contains("too-many-clients"))
         #expect(s.machine.clientCount == 2 && s.machine.knownClients == 2, "a refusal holds nothing")
         s.gone(a)
-        guard case .admit = s.machine.connectionArrived(.unixSocket) else {
+        guard case .admit = s.arrive(.unixSocket) else {
             Issue.record("a slot was not freed")
             return
         }
@@ -292,7 +306,7 @@ struct ServerStateMachineTests {
     @Test func connectAndCloseBeforeHelloLeavesNoSlotTaken() {
         var s = Script(.init(maxClients: 3, transitions: ["back"]))
         for _ in 0..<1000 {
-            guard case .admit(let id) = s.machine.connectionArrived(.unixSocket) else {
+            guard case .admit(let id) = s.arrive(.unixSocket) else {
                 Issue.record("refused after \(s.machine.clientCount) clients")
                 return
             }
@@ -315,8 +329,8 @@ struct ServerStateMachineTests {
     /// command; the same transport with a known uid is ruled as any client.
     @Test func aWebSocketPeerOfUnknownUserMaySubscribeButNotCommand() {
         var s = Script(.init(policy: AccessPolicy(uids: [1000], gids: []), transitions: ["back"]))
-        guard case .admit(let unknown) = s.machine.connectionArrived(.webSocket),
-              case .admit(let known) = s.machine.connectionArrived(.webSocket) else {
+        guard case .admit(let unknown) = s.arrive(.webSocket),
+              case .admit(let known) = s.arrive(.webSocket) else {
             Issue.record("not admitted")
             return
         }
@@ -422,7 +436,7 @@ struct ServerStateMachineTests {
         s.gone(b)
         #expect(s.last.suffix(2) == ["remove-socket-file", "closed"])
         #expect(s.machine.phase == .closed)
-        #expect(s.machine.connectionArrived(.unixSocket) == .refuse(nil, full: false))
+        #expect(s.arrive(.unixSocket) == .refuse(nil, full: false))
     }
 
     @Test func shutdownDuringStartUpStopsTheAcceptorAsSoonAsItIsThere() {
@@ -505,6 +519,71 @@ struct ServerStateMachineTests {
         #expect(s.request?.command == .driverLost && s.request?.transition == 1)
     }
 
+    /// Issue 26: a reload that dropped or renamed a transition a client was
+    /// driving left it interacting for good (its driver got
+    /// `unknown-transition`), and a subscriber of its name never saw it end.
+    /// The machine ends each orphan at the reload (`orphaned`, after every
+    /// client's new `hello`), and its subscribers follow it by index.
+    @Test func aReloadEndsAnOrphanAndItsSubscribersSeeItEnd() {
+        var s = Script()
+        let driver = s.connect(), subscriber = s.connect(), homeOnly = s.connect()
+        s.say(subscriber, "{\"cmd\":\"subscribe\",\"transitions\":[\"back\"]}\n")
+        s.say(homeOnly, "{\"cmd\":\"subscribe\",\"transitions\":[\"home\"]}\n")
+        s.say(driver, "{\"cmd\":\"drive\",\"transition\":\"back\",\"progress\":0.5}\n")
+        let drive = s.request!
+        s.run { $0.commandCompleted(drive, outcome: .done, events: [], into: &$1) }
+        // "back" is renamed "forward": its drive goes on as transition 2, with no namesake.
+        s.run { $0.reloaded(.init(transitions: ["forward", "home"], moved: [2, nil], orphans: [2], maxClients: 256,
+                                  backlogLimit: 1 << 20, policy: AccessPolicy(uids: [], gids: []),
+                                  hello: ByteBuffer(string: "H2\n")), by: nil, id: nil, into: &$1) }
+        #expect(s.request == EngineRequest(client: nil, command: .orphaned, transition: 2, name: "cancel", id: nil))
+        let sends = s.last.firstIndex { $0.hasPrefix("send") }!, perform = s.last.firstIndex { $0.hasPrefix("perform") }!
+        #expect(sends < perform, "every client has the new hello first")
+        #expect(s.last.contains { $0.contains("back is in flight and the new config has no transition of its name") })
+        let orphaned = s.request!
+        s.run { $0.commandCompleted(orphaned, outcome: .done,
+                                    events: [ev("ended-reload", 2, essential: true), ev("anim", 2)], into: &$1) }
+        #expect(s.to(subscriber) == ["send ⟨ended-reload⏎anim⏎⟩"], "back's subscriber sees it end")
+        #expect(s.to(driver) == ["send ⟨ended-reload⏎anim⏎⟩"])
+        #expect(s.to(homeOnly) == [])
+        #expect(s.machine.driver(of: 2) == nil, "no one drives it now")
+        s.gone(driver)
+        #expect(s.request == nil, "its driver leaving cancels nothing more")
+        // A transition the new config keeps is no orphan: it finishes under the old one.
+        s.events([ev("cancelled", 2, essential: true)])
+        #expect(s.to(subscriber) == ["send ⟨cancelled⏎⟩"])
+    }
+
+    @Test func aKeptTransitionInFlightIsNotEndedByTheReload() {
+        var s = Script()
+        let a = s.connect()
+        s.say(a, "{\"cmd\":\"drive\",\"transition\":\"back\",\"progress\":0.5}\n")
+        let drive = s.request!
+        s.run { $0.commandCompleted(drive, outcome: .done, events: [], into: &$1) }
+        s.run { $0.reloaded(reloaded(["back", "home"], moved: [2, nil]), by: nil, id: nil, into: &$1) }
+        #expect(s.request == nil)
+        #expect(s.machine.driver(of: 0) == a, "its driver still drives it by name")
+    }
+
+    /// Each error says which command it answers: `cmd`, and the id.
+    @Test func errorRepliesNameTheirCommand() {
+        var s = Script(.init(policy: AccessPolicy(uids: [], gids: []), transitions: ["back"]))
+        let root = s.connect(uid: 0), stranger = s.connect(uid: 4242)
+        s.say(stranger, "{\"cmd\":\"cancel\",\"transition\":\"back\",\"id\":5}\n")
+        #expect(s.to(stranger).first?.contains("\"code\":\"forbidden\"") == true)
+        #expect(s.to(stranger).first?.contains("\"cmd\":\"cancel\",\"id\":5}") == true, "\(s.to(stranger))")
+        s.say(root, "{\"cmd\":\"run\",\"transition\":\"nope\",\"to\":\"finish\",\"id\":\"r\"}\n")
+        #expect(s.to(root).first?.contains("\"cmd\":\"run\",\"id\":\"r\"}") == true, "\(s.to(root))")
+        s.say(root, "{\"cmd\":\"release\",\"transition\":\"back\",\"id\":6}\n")
+        let release = s.request!
+        s.run { $0.commandCompleted(release, outcome: .refused(code: .notActive, message: "no"), events: [], into: &$1) }
+        #expect(s.to(root).first?.contains("\"code\":\"not-active\",\"message\":\"no\",\"cmd\":\"release\",\"id\":6}") == true,
+                "\(s.to(root))")
+        s.say(root, "{\"cmd\":\"ping\",\"id\":9007199254740993}\n")
+        #expect(s.to(root).first?.contains("\"cmd\":\"ping\"}") == true, "\(s.to(root))")
+        #expect(s.to(root).first?.contains("bad-field") == true)
+    }
+
     @Test func aBrokenConfigKeepsTheOldOneAndTellsTheRequesterWhere() {
         var s = Script()
         let a = s.connect()
@@ -522,10 +601,28 @@ struct ServerStateMachineTests {
         s.run { $0.reloaded(reloaded(["back", "home"], maxClients: 1, uids: [1234]), by: nil, id: nil, into: &$1) }
         s.say(other, "{\"cmd\":\"run\",\"transition\":\"back\",\"to\":\"finish\"}\n")
         #expect(s.request != nil, "uid 1234 is allowed now")
-        #expect(s.machine.connectionArrived(.unixSocket) == .refuse(nil, full: true) || {
-            if case .refuse(_, full: true) = s.machine.connectionArrived(.unixSocket) { return true }
-            return false
-        }())
+        guard case .refuse(_, full: true) = s.arrive(.unixSocket) else {
+            Issue.record("max_clients 1 did not apply")
+            return
+        }
+    }
+
+    @Test func aReloadAppliesTheWebSocketAndPerPeerLimitsToo() {
+        var s = Script()
+        #expect(s.machine.settings.maxWebSocketClients == 64 && s.machine.settings.maxClientsPerPeer == nil)
+        s.run { $0.reloaded(.init(transitions: ["back", "home"], moved: [nil, nil], maxClients: 256, maxWebSocketClients: 1,
+                                  maxClientsPerPeer: 2, backlogLimit: 1 << 20, policy: AccessPolicy(uids: [], gids: []),
+                                  hello: ByteBuffer(string: "H2\n")), by: nil, id: nil, into: &$1) }
+        guard case .admit = s.arrive(.webSocket), case .refuse(_, full: true) = s.arrive(.webSocket) else {
+            Issue.record("max_websocket_clients 1 did not apply")
+            return
+        }
+        s.connect(identity: .uid(7))
+        s.connect(identity: .uid(7))
+        guard case .refuse(_, full: true) = s.arrive(.unixSocket, from: .uid(7)) else {
+            Issue.record("max_clients_per_peer 2 did not apply")
+            return
+        }
     }
 
     @Test func theEndOfAReplayClosesOnlyWhenAsked() {
@@ -597,11 +694,11 @@ struct ServerStatisticsTests {
     }
 
     @Test func connectionsAreCountedPerTransportAndRefusalsWhenFull() {
-        var s = Script(.init(maxClients: 2, transitions: ["back"]))
+        var s = Script(.init(maxClients: 1, maxWebSocketClients: 1, transitions: ["back"]))
         let a = s.connect()
-        guard case .admit(let web) = s.machine.connectionArrived(.webSocket) else { Issue.record("not admitted"); return }
-        _ = s.machine.connectionArrived(.unixSocket)
-        _ = s.machine.connectionArrived(.webSocket)
+        guard case .admit(let web) = s.arrive(.webSocket) else { Issue.record("not admitted"); return }
+        _ = s.arrive(.unixSocket)
+        _ = s.arrive(.webSocket)
         #expect(s.machine.statistics.admitted == [.unixSocket: 1, .webSocket: 1])
         #expect(s.machine.statistics.refusedFull == 2)
         #expect(s.machine.clientCount(on: .unixSocket) == 1 && s.machine.clientCount(on: .webSocket) == 1)
@@ -609,6 +706,77 @@ struct ServerStatisticsTests {
         s.gone(web)
         #expect(s.machine.clientCount(on: .unixSocket) == 0 && s.machine.clientCount(on: .webSocket) == 0)
         #expect(s.machine.statistics.admitted == [.unixSocket: 1, .webSocket: 1], "admissions stay counted")
+    }
+
+    /// Issue 26: any local user may connect to the loopback WebSocket, and
+    /// it counted against `max_clients`: one user holding every slot there
+    /// left the kiosk UI on the Unix socket with `too-many-clients`. Each
+    /// transport has a limit of its own now.
+    @Test func webSocketClientsNeverTakeTheUnixSocketsSlots() {
+        var s = Script(.init(maxClients: 2, maxWebSocketClients: 64, maxClientsPerPeer: 1000, transitions: ["back"]))
+        var webClients = 0
+        while case .admit = s.arrive(.webSocket, from: nil) { webClients += 1 }
+        #expect(webClients == 64, "the WebSocket's own limit")
+        #expect(s.last.contains { $0.contains("max_websocket_clients (64)") }, "\(s.last)")
+        let kiosk = s.connect(uid: 1000, identity: .uid(1000))
+        #expect(s.to(kiosk) == ["send ⟨H⏎⟩"], "the Unix socket still has its every slot")
+        s.connect(uid: 1000, identity: .uid(1000))
+        guard case .refuse(let line?, full: true) = s.arrive(.unixSocket) else {
+            Issue.record("max_clients did not apply to the Unix socket")
+            return
+        }
+        #expect(String(buffer: line).contains("max_clients)"))
+    }
+
+    /// One peer (a uid, or an address whose uid is not known) holds at
+    /// most `perPeerLimit` of a transport's slots: all but a quarter of its
+    /// limit unless `max_clients_per_peer` says otherwise.
+    @Test func onePeerCannotTakeATransportsEverySlot() {
+        var s = Script(.init(maxClients: 8, maxWebSocketClients: 8, transitions: ["back"]))
+        #expect(s.machine.settings.perPeerLimit(on: .unixSocket) == 6)
+        for _ in 0..<6 { s.connect(uid: 1000, identity: .uid(1000)) }
+        guard case .refuse(let line?, full: true) = s.arrive(.unixSocket, from: .uid(1000)) else {
+            Issue.record("a seventh of one uid was admitted")
+            return
+        }
+        #expect(String(buffer: line).contains("too-many-clients") && String(buffer: line).contains("max_clients_per_peer"))
+        #expect(s.last.contains { $0.contains("from uid 1000") && $0.contains("max_clients_per_peer") }, "\(s.last)")
+        guard case .logRefusal(.warning, .uid(1000)?, _) = s.actions.first else {
+            Issue.record("the refusal is not logged by its peer: \(s.actions)")
+            return
+        }
+        let other = s.connect(uid: 1001, identity: .uid(1001))
+        #expect(s.to(other) == ["send ⟨H⏎⟩"], "another uid still gets in")
+        #expect(s.machine.statistics.refusedFull == 1)
+    }
+
+    /// A WebSocket peer is told only once its connection is set up (its uid
+    /// from the kernel's socket table, else its address): over its limit,
+    /// it gets `too-many-clients` instead of `hello` and is closed.
+    @Test func aWebSocketPeerOverItsLimitIsRefusedWhenItIsTold() {
+        var s = Script(.init(maxClientsPerPeer: 2, transitions: ["back"]))
+        let local = PeerIdentity.address([127, 0, 0, 1])
+        var ids: [ClientID] = []
+        for _ in 0..<3 {
+            guard case .admit(let id) = s.arrive(.webSocket) else { Issue.record("not admitted"); return }
+            s.run { $0.clientReady(id, peer: nil, identity: local, hello: ByteBuffer(string: "H\n"), into: &$1) }
+            ids.append(id)
+        }
+        #expect(s.to(ids[0]) == [] && s.machine.phase(of: ids[0]) == .open)
+        #expect(s.machine.phase(of: ids[1]) == .open)
+        #expect(s.machine.phase(of: ids[2]) == .closing)
+        #expect(s.to(ids[2]).count == 1 && s.to(ids[2])[0].hasPrefix("last") && s.to(ids[2])[0].contains("too-many-clients"))
+        #expect(s.last.contains { $0.contains("from address 127.0.0.1") }, "\(s.last)")
+        // A uid the kernel told is another peer than the address.
+        guard case .admit(let known) = s.arrive(.webSocket) else { Issue.record("not admitted"); return }
+        s.run { $0.clientReady(known, peer: PeerCredentials(pid: 0, uid: 1000, gid: 1000), identity: .uid(1000),
+                               hello: ByteBuffer(string: "H\n"), into: &$1) }
+        #expect(s.machine.phase(of: known) == .open)
+        s.gone(ids[2])
+        s.gone(ids[0])
+        guard case .admit(let again) = s.arrive(.webSocket) else { Issue.record("not admitted"); return }
+        s.run { $0.clientReady(again, peer: nil, identity: local, hello: ByteBuffer(string: "H\n"), into: &$1) }
+        #expect(s.machine.phase(of: again) == .open, "a slot of its own was freed")
     }
 
     @Test func coalescedLinesAndBacklogDisconnectsAreCounted() {
@@ -637,19 +805,158 @@ struct ServerStatisticsTests {
 
 @Suite("Server state machine: refusals in the log")
 struct RefusalLogTests {
-    @Test func aClientsRefusalsAreLoggedFiveTimesThenOnceToSaySoThenNotAtAll() {
+    /// Every refusal is answered and counted; its log line goes out as a
+    /// `logRefusal` of its peer, for the executor's `RefusalLog`.
+    @Test func aRefusedCommandIsAnsweredAndLoggedByItsPeer() {
         var s = Script(.init(policy: AccessPolicy(uids: [1000], gids: []), transitions: ["back"]))
-        let stranger = s.connect(uid: 4242), other = s.connect(uid: 4343)
-        var logged: [String] = []
+        let stranger = s.connect(uid: 4242, identity: .uid(4242))
         for _ in 0..<50 {
             s.say(stranger, "{\"cmd\":\"cancel\",\"transition\":\"back\"}\n")
-            logged += s.last.filter { $0.hasPrefix("log-notice") }
             #expect(s.to(stranger).first?.contains("\"code\":\"forbidden\"") == true, "every refusal is still answered")
+            let refusals = s.actions.filter { if case .logRefusal(.notice, .uid(4242)?, _) = $0 { return true } else { return false } }
+            #expect(refusals.count == 1)
         }
-        #expect(logged.count == ServerStateMachine.refusalLogLimit + 1)
-        #expect(logged.last?.contains("its further refusals are not logged") == true)
         #expect(s.machine.statistics.commands[ServerStatistics.Command(name: "cancel", result: "forbidden")] == 50)
-        s.say(other, "{\"cmd\":\"cancel\",\"transition\":\"back\"}\n")
-        #expect(s.last.contains { $0.hasPrefix("log-notice refused 'cancel'") }, "another client's first refusal is logged")
+    }
+
+    /// Issue 26: the limit was per connection (5 lines and a note each), so
+    /// reconnecting 20,000 times wrote 120,000 lines in 3 s. Now it is per
+    /// peer and in all: at most 200 lines a minute, whoever reconnects.
+    @Test func reconnectingThousandsOfTimesLogsAtMostTwoHundredLinesAMinute() {
+        var s = Script(.init(lineLimit: 100, policy: AccessPolicy(uids: [1000], gids: []), transitions: ["back"]))
+        var log = RefusalLog()   // the executor's part, at the time each refusal came
+        var lines = 0, refusals = 0
+        var now: Int64 = 1_000_000_000
+        for k in 0..<20_000 {
+            let uid = 4242 + UInt32(k % 3)
+            let stranger = s.connect(uid: uid, identity: .uid(uid))
+            var actions: [ServerStateMachine.Action] = []
+            for _ in 0..<6 {
+                s.say(stranger, "{\"cmd\":\"cancel\",\"transition\":\"back\"}\n")
+                actions += s.actions
+            }
+            s.say(stranger, String(repeating: "x", count: 140))   // and a line too long
+            actions += s.actions
+            s.gone(stranger)
+            for case .logRefusal(_, let peer, _) in actions {
+                refusals += 1
+                switch log.note(peer, at: now) {
+                case .suppress: break
+                case .log(let suppressed): lines += suppressed > 0 ? 2 : 1
+                }
+            }
+            now += 150_000   // 20,000 connections in 3 s
+        }
+        #expect(refusals == 140_000, "every refusal is still a refusal")
+        #expect(lines <= 200, "\(lines) lines")
+        #expect(lines >= 3 * log.perPeer, "each uid got its lines: \(lines)")
+        s.log.removeAll()
+    }
+}
+
+@Suite("Refusal log: per peer and in all, a minute at a time")
+struct RefusalLogRuleTests {
+    let second: Int64 = 1_000_000_000
+
+    @Test func aPeerGetsItsLinesThenIsCountedThenASummarySaysHowMany() {
+        var log = RefusalLog(total: 200, perPeer: 3)
+        var verdicts: [RefusalLog.Verdict] = []
+        for k in 0..<10 { verdicts.append(log.note(.uid(1000), at: Int64(k) * second)) }
+        #expect(verdicts.prefix(3).allSatisfy { $0 == .log(suppressedBefore: 0) })
+        #expect(verdicts.dropFirst(3).allSatisfy { $0 == .suppress })
+        // Another peer is not held back by the first; it says what was not logged.
+        #expect(log.note(.address([127, 0, 0, 1]), at: 11 * second) == .log(suppressedBefore: 7))
+        #expect(log.note(.address([127, 0, 0, 1]), at: 12 * second) == .log(suppressedBefore: 0))
+        // A minute after its first line, the first peer has room again.
+        #expect(log.note(.uid(1000), at: 59 * second) == .suppress)
+        #expect(log.note(.uid(1000), at: 60 * second) == .log(suppressedBefore: 1))
+        #expect(log.summary(7).hasPrefix("7 refusals were not logged"))
+    }
+
+    @Test func atMostTheTotalInAnyMinuteSummariesIncluded() {
+        var log = RefusalLog(total: 200, perPeer: 10)
+        var stamps: [Int64] = []
+        // 100,000 refusals from 50,000 addresses over 5 minutes.
+        for k in 0..<100_000 {
+            let now = Int64(k) * 3_000_000   // every 3 ms
+            let peer = PeerIdentity.address([10, UInt8(k / 65_536 % 256), UInt8(k / 256 % 256), UInt8(k % 256)])
+            switch log.note(k % 2 == 0 ? peer : nil, at: now) {
+            case .suppress: break
+            case .log(let suppressed):
+                if suppressed > 0 { stamps.append(now) }
+                stamps.append(now)
+            }
+        }
+        // Every window of a minute holds at most 200 lines.
+        var start = 0
+        for end in stamps.indices {
+            while stamps[end] - stamps[start] >= 60 * second { start += 1 }
+            #expect(end - start + 1 <= 200)
+        }
+        #expect(stamps.count >= 990, "and it does log, \(stamps.count) lines")
+    }
+
+    @Test func aMillionRefusalsAtOnceLogTwoHundredThenTheCountAMinuteLater() {
+        var log = RefusalLog()
+        var logged = 0
+        for _ in 0..<1_000_000 {
+            if case .log = log.note(nil, at: 0) { logged += 1 }
+        }
+        #expect(logged == 200)
+        #expect(log.note(nil, at: 59 * second) == .suppress)
+        #expect(log.note(nil, at: 60 * second) == .log(suppressedBefore: 999_801))
+    }
+
+    /// A small limit keeps a quarter, rounded down, for other peers.
+    @Test func theDefaultPerPeerLimitKeepsAQuarterForOthers() {
+        let limits = [1, 2, 3, 4, 8, 64, 256].map {
+            ServerStateMachine.Settings(maxClients: $0, transitions: []).perPeerLimit(on: .unixSocket)
+        }
+        #expect(limits == [1, 2, 3, 3, 6, 48, 192])
+        #expect(ServerStateMachine.Settings(transitions: []).perPeerLimit(on: .webSocket) == 48)
+        #expect(ServerStateMachine.Settings(maxClientsPerPeer: 5, transitions: []).perPeerLimit(on: .webSocket) == 5)
+    }
+}
+
+/// A host with nothing to run, for the executor's start.
+private final class IdleHost: EngineHost {
+    var configuration = EngineConfiguration(frameRate: 60, transitions: [])
+    var lastSeq: UInt64 { 0 }
+    var liveTransitionCount: Int { 0 }
+    func snapshot() -> [TransitionEngine.Snapshot] { [] }
+    func start(emit: @escaping ([TransitionEvent]) -> Void, finished: @escaping () -> Void) {}
+    func perform(_ command: TransitionEngine.Command, transition: Int,
+                 into events: inout [TransitionEvent]) -> TransitionEngine.CommandOutcome { .done }
+    func shutdown(into events: inout [TransitionEvent]) {}
+    func reload(_ configuration: EngineConfiguration) -> [Int?] { [] }
+    func streamIndex(of i: Int) -> Int { i }
+}
+
+@Suite("Server options")
+struct ServerOptionsTests {
+    /// Issue 26: `--wait-clients` above what the daemon admits was accepted,
+    /// and the replay then waited for ever.
+    @Test func waitingForMoreClientsThanAdmittedIsAProblem() {
+        var options = ServerOptions(socketPath: "/tmp/x.sock", maxClients: 4)
+        options.startAfterClients = 4
+        #expect(options.problem == nil)
+        options.startAfterClients = 5
+        #expect(options.problem?.contains("--wait-clients 5") == true)
+        #expect(options.problem?.contains("max_clients (4)") == true)
+        options.webSocket = WebSocketOptions(host: "127.0.0.1", port: 0)
+        options.maxWebSocketClients = 1
+        #expect(options.problem == nil, "a WebSocket client may be one of them")
+        options.startAfterClients = 6
+        #expect(options.problem?.contains("max_websocket_clients (1)") == true)
+    }
+
+    @Test func startRefusesThemBeforeBinding() throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        var options = ServerOptions(socketPath: "/tmp/transitiond-never-\(getpid()).sock", maxClients: 2)
+        options.startAfterClients = 3
+        let server = TransitionServer(loop: group.next(), options: options, host: IdleHost(), logger: Logger(label: "test"))
+        #expect(throws: ServerOptionsError.self) { try server.start() }
+        #expect(access(options.socketPath, F_OK) != 0, "nothing was bound")
     }
 }
