@@ -21,7 +21,7 @@ public enum MetricNames {
         help: "Interactions begun (began events), by transition.")
     public static let transitionsEnded = MetricDeclaration(
         name: "transitiond_transitions_ended_total", kind: .counter,
-        help: "Interactions ended (ended events), by transition, decision (finish, cancel) and reason (released, device-lost, client-lost, command, shutdown).")
+        help: "Interactions ended (ended events), by transition, decision (finish, cancel) and reason (released, device-lost, client-lost, command, shutdown, reload).")
     public static let candidatesRejected = MetricDeclaration(
         name: "transitiond_candidates_rejected_total", kind: .counter,
         help: "Touches a transition looked at and did not take, by transition and why (outside-edge, sideways, ...).")
@@ -63,7 +63,7 @@ public enum MetricNames {
         help: "Connections admitted as clients, by transport.")
     public static let connectionsRefused = MetricDeclaration(
         name: "transitiond_client_connections_refused_total", kind: .counter,
-        help: "Connections refused because the daemon served max_clients already.")
+        help: "Connections refused: a transport at its limit (max_clients, max_websocket_clients) or a peer at max_clients_per_peer.")
     public static let linesCoalesced = MetricDeclaration(
         name: "transitiond_lines_coalesced_total", kind: .counter,
         help: "changed and animating lines a slow client did not get because a newer one replaced them.")
