@@ -26,19 +26,18 @@ struct DumpCommand: ParsableCommand {
         """
     )
 
-    @Option(help: ArgumentHelp("The daemon's socket.", valueName: "PATH"))
-    var socket: String?
+    @OptionGroup var daemon: DaemonSocketOption
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the recording (default: stdout).", valueName: "FILE"))
     var output: String?
 
     func validate() throws {
-        try requireNames(["--socket": socket, "--output": output])
+        try requireNames(["--output": output])
     }
 
     func run() throws {
         try reportingFailures {
-            let path = SocketLocation.resolve(explicit: socket, environment: StreamConnection.socketEnvironment())
+            let path = daemon.path
             let connection: StreamConnection
             do {
                 connection = try StreamConnection(path: path, lineLimit: 1 << 28)

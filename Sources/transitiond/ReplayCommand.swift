@@ -28,14 +28,7 @@ struct ReplayCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "Recordings: evemu files (self-contained, or .events with --description) or libinput record YAML.")
-    var recordings: [String]
-
-    @Option(help: ArgumentHelp("The device description (an evemu .desc file) for events-only recordings.", valueName: "DESC"))
-    var description: String?
-
-    @Option(help: ArgumentHelp("A TOML config file (default: the embedded one).", valueName: "FILE"))
-    var config: String?
+    @OptionGroup var input: RecordingInputOptions
 
     @Flag(help: "No pacing: run on a virtual clock as fast as possible.")
     var fast = false
@@ -82,13 +75,12 @@ struct ReplayCommand: ParsableCommand {
     var holdLimit: Int = 32 << 20
 
     func validate() throws {
-        try requireNames(["--socket": socket, "--plot": plot, "--config": config])
+        try requireNames(["--socket": socket, "--plot": plot])
         if fast && speed != nil { throw ValidationError("--fast and --speed exclude each other") }
         if let speed, !(speed >= 0.001 && speed <= 1000) {
             throw ValidationError("--speed must be a number from 0.001 to 1000 (got \(speed))")
         }
         if loop < 1 || loop > 1_000_000 { throw ValidationError("--loop must be 1…1000000 (got \(loop))") }
-        if recordings.isEmpty { throw ValidationError("give at least one recording") }
         if socket == nil && (waitClients != 0 || hold || stampSent || websocket != nil || metrics != nil) {
             // Named as the user wrote them; --stamp-sent is a benchmark's
             // hidden flag and is named only to whoever used it.
@@ -102,14 +94,14 @@ struct ReplayCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let daemon = try loadDaemonConfiguration(config)
+            let daemon = try loadDaemonConfiguration(input.config)
             let configuration = daemon.engine
             // `--fast` NDJSON of one recording starts while the file is still
             // being read (RecordingReadAhead); everything else loads it whole.
             let ndjsonOut = json || !StandardOutput.isTerminal
-            let readAhead = fast && ndjsonOut && socket == nil && plot == nil && !explain && recordings.count == 1
-                ? try RecordingReadAhead(path: recordings[0], description: description) : nil
-            let inputs = try readAhead.map { [try $0.first()] } ?? recordings.map(loadRecording)
+            let readAhead = fast && ndjsonOut && socket == nil && plot == nil && !explain && input.recordings.count == 1
+                ? try RecordingReadAhead(path: input.recordings[0], description: input.description) : nil
+            let inputs = try readAhead.map { [try $0.first()] } ?? input.recordings.map(input.load)
             var session: ReplaySession
             do {
                 session = try ReplaySession(configuration: configuration, inputs: inputs, loops: loop,
@@ -221,7 +213,7 @@ struct ReplayCommand: ParsableCommand {
             for event in events { builder.add(event) }
             events.removeAll(keepingCapacity: true)
         }
-        let title = recordings.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.joined(separator: ", ")
+        let title = input.recordings.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.joined(separator: ", ")
         try TextFile.write(ReplayPlot.svg(builder.transitions, title: title, whyEmpty: builder.whyNothingBegan), to: target)
     }
 
@@ -286,10 +278,6 @@ struct ReplayCommand: ParsableCommand {
                        finished: { done.succeed(()) })
         }.wait()
         try done.futureResult.wait()
-    }
-
-    private func loadRecording(_ path: String) throws -> ReplayInput {
-        try loadReplayInput(path, description: description)
     }
 }
 

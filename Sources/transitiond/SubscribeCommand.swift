@@ -19,8 +19,7 @@ struct SubscribeCommand: ParsableCommand {
         """
     )
 
-    @Option(help: ArgumentHelp("The daemon's socket.", valueName: "PATH"))
-    var socket: String?
+    @OptionGroup var daemon: DaemonSocketOption
 
     @Option(name: .customLong("transition"),
             help: ArgumentHelp("Only this transition's events (repeat for several; default: all).", valueName: "NAME"))
@@ -34,7 +33,6 @@ struct SubscribeCommand: ParsableCommand {
     var retrySeconds: Double = 30
 
     func validate() throws {
-        try requireNames(["--socket": socket])
         if !(retrySeconds >= 0 && retrySeconds <= 31_536_000) {
             throw ValidationError("--retry-seconds must be a number ≥ 0 (got \(retrySeconds))")
         }
@@ -43,8 +41,7 @@ struct SubscribeCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let path = StreamConnection.resolveSocketPath(explicit: socket,
-                                                          environment: StreamConnection.socketEnvironment())
+            let path = daemon.path
             let ndjson = json || !StandardOutput.isTerminal
             var session = SubscribeSession(path: path, names: transitions, retrySeconds: retrySeconds,
                                            view: ndjson ? nil : TerminalView(names: transitions))

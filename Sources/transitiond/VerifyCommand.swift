@@ -31,8 +31,7 @@ struct VerifyCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "Recordings: evemu files (self-contained, or .events with --description) or libinput record YAML.")
-    var recordings: [String]
+    @OptionGroup var input: RecordingInputOptions
 
     @Option(help: ArgumentHelp("The expectation file (TOML) to check against, or to write with --write-expect.",
                                valueName: "FILE"))
@@ -41,16 +40,9 @@ struct VerifyCommand: ParsableCommand {
     @Flag(help: "Write the expectation file from this run (replacing it) instead of checking against it.")
     var writeExpect = false
 
-    @Option(help: ArgumentHelp("A TOML config file (default: the embedded one).", valueName: "FILE"))
-    var config: String?
-
-    @Option(help: ArgumentHelp("The device description (an evemu .desc file) for events-only recordings.", valueName: "DESC"))
-    var description: String?
-
     func validate() throws {
-        try requireNames(["--expect": expect, "--config": config])
-        if recordings.isEmpty { throw ValidationError("give at least one recording") }
-        if writeExpect, let repeated = recordings.first(where: { r in recordings.filter { $0 == r }.count > 1 }) {
+        try requireNames(["--expect": expect])
+        if writeExpect, let repeated = input.recordings.first(where: { r in input.recordings.filter { $0 == r }.count > 1 }) {
             throw ValidationError("\(repeated) is given twice; an expectation file names each recording once")
         }
     }
@@ -58,11 +50,11 @@ struct VerifyCommand: ParsableCommand {
     func run() throws {
         try reportingFailures {
             let expectations = writeExpect ? nil : try loadExpectations()
-            let daemon = try loadDaemonConfiguration(config)
-            let inputs = try recordings.map(loadRecording)
+            let daemon = try loadDaemonConfiguration(input.config)
+            let recordings = try input.recordings.map(input.load)
             var outcomes: [[GestureOutcome]] = []
-            for input in inputs {
-                outcomes.append(try play(input, daemon))
+            for recording in recordings {
+                outcomes.append(try play(recording, daemon))
             }
             var out = StandardOutput()
             if let expectations {
@@ -79,13 +71,13 @@ struct VerifyCommand: ParsableCommand {
     private func check(_ outcomes: [[GestureOutcome]], against expectations: ExpectationFile,
                        to out: inout StandardOutput) throws {
         var checks: [RecordingCheck] = []
-        for (path, gestures) in zip(recordings, outcomes) {
-            let check = RecordingCheck(recording: path, outcomes: gestures, expectation: expectations.expectation(for: path, others: recordings))
+        for (path, gestures) in zip(input.recordings, outcomes) {
+            let check = RecordingCheck(recording: path, outcomes: gestures, expectation: expectations.expectation(for: path, others: input.recordings))
             out.write(check.report(expectations: expect))
             checks.append(check)
         }
         out.write(RecordingCheck.summary(checks))
-        for unused in expectations.unused(given: recordings) {
+        for unused in expectations.unused(given: input.recordings) {
             let place = unused.line.map { "\(expect):\($0)" } ?? expect
             StandardError.write("transitiond: note: \(place): \(unused.file) was not given; not checked\n")
         }
@@ -106,10 +98,10 @@ struct VerifyCommand: ParsableCommand {
 
     /// Writes the expectation file for `outcomes` and says what it wrote.
     private func write(_ outcomes: [[GestureOutcome]], to out: inout StandardOutput) throws {
-        let file = ExpectationFile(recordings: zip(recordings, outcomes).map { path, gestures in
+        let file = ExpectationFile(recordings: zip(input.recordings, outcomes).map { path, gestures in
             RecordingExpectation(file: path, outcomes: gestures)
         })
-        let source = config.map { "--config \($0)" } ?? "the embedded default config"
+        let source = input.config.map { "--config \($0)" } ?? "the embedded default config"
         let text = ExpectationRenderer.render(file, comment: [
             "Written by `transitiond verify --write-expect` with \(source);",
             "run that again to update it after an intended change.",
@@ -143,10 +135,6 @@ struct VerifyCommand: ParsableCommand {
     }
 
     /// The recording at `path`, read as `replay` reads it.
-    private func loadRecording(_ path: String) throws -> ReplayInput {
-        try loadReplayInput(path, description: description)
-    }
-
     private func checkOutput(_ out: StandardOutput) throws {
         try out.checkWritten()
     }
