@@ -150,5 +150,7 @@ public struct ConfigReadFailure: Error, Sendable {
     public init(_ message: String) { self.message = message }
 }
 
-/// Re-reads the config for a reload, on the server's loop.
-public typealias ConfigReader = () -> Result<ReloadedConfiguration, ConfigReadFailure>
+/// Re-reads the config for a reload: called on the server's loop, which it
+/// must not block, it starts the reading and calls `done` once, on any
+/// thread, with the result.
+public typealias ConfigReader = (_ done: @escaping @Sendable (Result<ReloadedConfiguration, ConfigReadFailure>) -> Void) -> Void

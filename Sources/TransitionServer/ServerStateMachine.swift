@@ -248,6 +248,9 @@ public struct ServerStateMachine: Sendable {
     /// Per transition, the client whose `drive` commands drive it.
     private var drivers: [Int: ClientID] = [:]
     private var names: [String: Int] = [:]
+    /// A config is being read (`reload`), and the reloads asked for since.
+    private var reloadReading = false
+    private var reloadsWaiting: [(requester: ClientID?, requestID: RequestID?)] = []
 
     public init(settings: Settings) {
         self.settings = settings
@@ -664,10 +667,34 @@ public struct ServerStateMachine: Sendable {
     public mutating func reloadRequested(into actions: inout [Action]) {
         switch phase {
         case .waitingForClients, .serving:
-            actions.append(.reload(nil, nil))
+            requestReload(by: nil, id: nil, into: &actions)
         case .starting, .shuttingDown, .closed:
             actions.append(.log(.notice, "reload ignored while \(phase.rawValue)"))
         }
+    }
+
+    /// The config is read off the loop, one reload at a time: one asked
+    /// for while another is read waits for it, so that each reads the file
+    /// as it is after it was asked for and answers its own requester.
+    /// Signals that wait are one: a second would read the same file again.
+    private mutating func requestReload(by requester: ClientID?, id requestID: RequestID?, into actions: inout [Action]) {
+        guard reloadReading else {
+            reloadReading = true
+            actions.append(.reload(requester, requestID))
+            return
+        }
+        if requester == nil, reloadsWaiting.contains(where: { $0.requester == nil }) { return }
+        reloadsWaiting.append((requester, requestID))
+    }
+
+    /// A reload was answered: the next waiting one is read now.
+    private mutating func nextReload(into actions: inout [Action]) {
+        guard !reloadsWaiting.isEmpty else {
+            reloadReading = false
+            return
+        }
+        let next = reloadsWaiting.removeFirst()
+        actions.append(.reload(next.requester, next.requestID))
     }
 
     /// What a reload changes for the server: the transitions' names (by
@@ -752,6 +779,7 @@ public struct ServerStateMachine: Sendable {
             actions.append(.log(.info, "reload: \(name ?? "transition \(orphan) of an earlier config") is in flight and the new config has no transition of its name: ending it"))
             actions.append(.perform(EngineRequest(client: nil, command: .orphaned, transition: orphan, name: "cancel", id: nil)))
         }
+        nextReload(into: &actions)
     }
 
     /// The config could not be used: the old one stays; whoever asked gets
@@ -764,6 +792,7 @@ public struct ServerStateMachine: Sendable {
             reply(requester, ReplyLines.error(.badConfig, "\(message); the config in use is unchanged", cmd: "reload", id: requestID), into: &actions)
             actions.append(.flush(requester))
         }
+        nextReload(into: &actions)
     }
 
     // MARK: Commands
@@ -835,7 +864,7 @@ public struct ServerStateMachine: Sendable {
         case .enable(let name, let enabled):
             if let r = request(name, .setEnabled(enabled)) { actions.append(.perform(r)) }
         case .reload:
-            actions.append(.reload(id, requestID))
+            requestReload(by: id, id: requestID, into: &actions)
         }
     }
 

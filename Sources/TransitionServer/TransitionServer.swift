@@ -348,14 +348,31 @@ public final class TransitionServer: @unchecked Sendable {
         host.prepare(emit: { [self] events in engineEmitted(events) })
     }
 
-    /// Re-reads the config; a usable one goes to the engine for new
-    /// gestures and to the machine (names, limits, access, a new `hello`).
+    /// Re-reads the config, off the loop; see `reloadRead`.
     private func reload(requestedBy client: ClientID?, id requestID: RequestID?) {
         guard let configReader else {
             input { $0.reloadFailed("there is no config file to re-read", by: client, id: requestID, into: &$1) }
             return
         }
-        switch configReader() {
+        configReader { [self] result in
+            loop.execute { [self] in reloadRead(result, by: client, id: requestID) }
+        }
+    }
+
+    /// The config as read: a usable one goes to the engine for new gestures
+    /// and to the machine (names, limits, access, a new `hello`) — unless
+    /// the daemon began to stop while it was read.
+    private func reloadRead(_ result: Result<ReloadedConfiguration, ConfigReadFailure>, by client: ClientID?,
+                            id requestID: RequestID?) {
+        loop.assertInEventLoop()
+        switch machine.phase {
+        case .shuttingDown, .closed:
+            logger.notice("reload: the config was read after the shutdown began; not used")
+            return
+        case .starting, .waitingForClients, .serving:
+            break
+        }
+        switch result {
         case .failure(let failure):
             input { $0.reloadFailed(failure.message, by: client, id: requestID, into: &$1) }
         case .success(let config):

@@ -126,10 +126,10 @@ enum ConfigRead {
 
 /// A call that may block beyond any bound of its own (a config on a
 /// network mount that stopped answering, a group looked up through a name
-/// service) made on a thread of its own, waited for at most `seconds`:
-/// the caller — the event loop, at a reload — goes on either way. While a
-/// call that ran out of time has still not returned, the next one fails at
-/// once rather than leave another thread behind it.
+/// service) made on a thread of its own and given at most `seconds`: the
+/// caller — the event loop, at a reload — never waits for it. While a call
+/// that ran out of time has still not returned, the next one fails at once
+/// rather than leave another thread behind it.
 final class BoundedCall: Sendable {
     let seconds: Double
     /// Whether a call that ran out of time is still running.
@@ -139,41 +139,46 @@ final class BoundedCall: Sendable {
         self.seconds = seconds
     }
 
-    /// `body`'s result, or a `Failure` saying `what` did not finish in time.
-    func run<T>(_ what: String, _ body: @escaping () throws -> T) throws -> T {
+    /// Runs `body` on a thread of its own and calls `done` once, on that
+    /// thread or the timer's, with its result — or, `seconds` after the
+    /// start, with a `Failure` saying `what` did not finish in time (its
+    /// late result is then dropped).
+    func start<T: Sendable>(_ what: String, done: @escaping @Sendable (Result<T, Error>) -> Void,
+                            _ body: @escaping @Sendable () throws -> T) {
         if abandoned.withLock({ $0 }) {
-            throw Failure(.unavailable, "\(what): an earlier read has still not returned")
+            done(.failure(Failure(.unavailable, "\(what): an earlier read has still not returned")))
+            return
         }
-        let outcome = BoundedCallOutcome<T>()
+        // Whichever of the thread and the timer comes first answers; the
+        // thread clears `abandoned` under the same lock the timer sets it.
+        let answered = Locked(false)
         let abandoned = self.abandoned
         do {
             _ = try NativeThread(name: "reading \(what)", detached: true) {
                 let result = Result { try body() }
-                outcome.result.withLock { $0 = result }
-                abandoned.withLock { $0 = false }
-                outcome.done.signal()
+                let first = answered.withLock { flag -> Bool in
+                    abandoned.withLock { $0 = false }
+                    defer { flag = true }
+                    return !flag
+                }
+                if first { done(result) }
             }
         } catch {
-            throw Failure(.unavailable, "\(what): \(error)")
+            answered.withLock { $0 = true }
+            done(.failure(Failure(.unavailable, "\(what): \(error)")))
+            return
         }
-        if outcome.done.wait(timeout: .now() + seconds) == .timedOut {
-            // Set under the lock the thread clears it under: if it ended
-            // just now, its result is there, and nothing is abandoned.
-            let late = abandoned.withLock { flag -> Bool in
-                if outcome.result.withLock({ $0 }) != nil { return false }
+        let seconds = seconds
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+            let first = answered.withLock { flag -> Bool in
+                guard !flag else { return false }
                 flag = true
+                abandoned.withLock { $0 = true }
                 return true
             }
-            if late { throw Failure(.unavailable, "\(what): not read within \(formatSeconds(seconds)) s") }
+            if first { done(.failure(Failure(.unavailable, "\(what): not read within \(formatSeconds(seconds)) s"))) }
         }
-        return try outcome.result.withLock { $0 }!.get()
     }
-}
-
-/// What the thread of a `BoundedCall` hands back, and when.
-private final class BoundedCallOutcome<T>: @unchecked Sendable {
-    let done = DispatchSemaphore(value: 0)
-    let result = Locked<Result<T, Error>?>(nil)
 }
 
 private func formatSeconds(_ value: Double) -> String {

@@ -118,12 +118,13 @@ struct RunCommand: ParsableCommand {
             }
             logger.info("input: \(device.isEmpty ? "device" : "--device") \(selector), mode \(inputMode.rawValue)")
             let startOptions = options
-            // A reload runs on the server's loop, which must not wait on a
-            // file system that stopped answering (or a name service, for the
-            // groups): the reading is a thread's, waited for at most 5 s.
+            // A reload is asked for on the server's loop, which must not
+            // wait on a file system that stopped answering (or a name
+            // service, for the groups): the reading is a thread's, given at
+            // most 5 s, and the loop goes on meanwhile.
             let reloadBound = BoundedCall(seconds: ConfigRead.patience)
-            let readConfig = { [socket, stampSent] () throws -> ReloadedConfiguration in
-                try reloadBound.run(configPath ?? "the config") {
+            let readConfig: ServerRunner.ConfigRead = { [socket, stampSent] done in
+                reloadBound.start(configPath ?? "the config", done: done) {
                     let reread = try loadDaemonConfiguration(configPath, use: .daemon)
                     if device.isEmpty && reread.input.device != daemon.input.device {
                         logger.notice("reload: [input] device takes effect at the next start")

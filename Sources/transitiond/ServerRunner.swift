@@ -25,12 +25,16 @@ enum ServerRunner {
         return Logger(label: "transitiond")
     }
 
+    /// Starts re-reading the config off the loop, and calls `done` once,
+    /// on any thread, with the config or why it cannot be used.
+    typealias ConfigRead = (_ done: @escaping @Sendable (Result<ReloadedConfiguration, Error>) -> Void) -> Void
+
     /// `inputStatus`: the input's status when it is known from the start (a
     /// replay), else nil and the host reports it through the service link.
     /// `readConfig`: re-reads the config for a reload (SIGHUP, the `reload`
     /// command); nil: the config stays as it started.
     static func run(options: ServerOptions, logger: Logger, stopWhenInputEnds: Bool, inputStatus: String?,
-                    readConfig: (() throws -> ReloadedConfiguration)? = nil, metrics: MetricsService? = nil,
+                    readConfig: ConfigRead? = nil, metrics: MetricsService? = nil,
                     host makeHost: (EventLoop, ServiceLink) -> EngineHost) throws {
         raiseFileLimit(logger: logger)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -39,20 +43,26 @@ enum ServerRunner {
         var options = options
         options.closeWhenInputEnds = stopWhenInputEnds
         let service = ServiceLink(loop: loop, input: inputStatus, logger: logger)
+        // After the server has closed (and its loop is gone), a late signal
+        // or a read that ends late is dropped rather than scheduled on a
+        // dead loop: both go to the loop under this flag's lock.
+        let serving = ServingFlag()
         var reader: ConfigReader? = nil
         if let readConfig {
-            reader = {
+            reader = { done in
                 service.reloading()
-                defer { service.reloadDone() }
-                do {
-                    return .success(try readConfig())
-                } catch let failure as Failure {
-                    // One line for the log and the client's `bad-config`: a
-                    // syntax error's source line and caret are for terminals.
-                    let line = failure.message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? failure.message
-                    return .failure(ConfigReadFailure(line))
-                } catch {
-                    return .failure(ConfigReadFailure("\(error)"))
+                readConfig { result in
+                    let read = result.mapError { error -> ConfigReadFailure in
+                        guard let failure = error as? Failure else { return ConfigReadFailure("\(error)") }
+                        // One line for the log and the client's `bad-config`: a
+                        // syntax error's source line and caret are for terminals.
+                        return ConfigReadFailure(failure.message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? failure.message)
+                    }
+                    serving.value.withLock { serving in
+                        guard serving else { return }
+                        loop.execute { service.reloadDone() }
+                        done(read)
+                    }
                 }
             }
         }
@@ -65,9 +75,6 @@ enum ServerRunner {
         // started with); SIGPIPE is ignored (a reader that
         // went away — a client, or whoever reads the log on a pipe — is a
         // write error, never the end of the daemon).
-        // After the server has closed (and its loop is gone), a late signal
-        // is ignored rather than scheduled on a dead loop.
-        let serving = ServingFlag()
         defer { serving.value.withLock { $0 = false } }
         do {
             try ProcessSignals.watch { number in

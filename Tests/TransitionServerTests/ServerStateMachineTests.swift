@@ -477,6 +477,27 @@ struct ServerStateMachineTests {
         #expect(s.last.count == 1 && s.last[0].hasPrefix("log-notice reload ignored while shutting-down"))
     }
 
+    @Test func reloadsAreReadOneAtATimeEachForItsOwnRequester() {
+        var s = Script()
+        let a = s.connect(uid: 0), b = s.connect(uid: 0)
+        s.say(a, "{\"cmd\":\"reload\",\"id\":1}\n")
+        #expect(s.last.contains("reload 1"))
+        // While that config is read, the next ones wait (signals as one).
+        s.say(b, "{\"cmd\":\"reload\",\"id\":2}\n")
+        s.run { $0.reloadRequested(into: &$1) }
+        s.run { $0.reloadRequested(into: &$1) }
+        #expect(!s.last.contains { $0.hasPrefix("reload") })
+        s.run { $0.reloadFailed("bad", by: a, id: .number(1), into: &$1) }
+        #expect(s.last.contains("reload 2"))
+        s.run { $0.reloaded(reloaded(["back", "home"]), by: b, id: .number(2), into: &$1) }
+        #expect(s.last.contains("reload -"))
+        s.run { $0.reloaded(reloaded(["back", "home"]), by: nil, id: nil, into: &$1) }
+        #expect(!s.last.contains { $0.hasPrefix("reload") })
+        // Nothing waits now: the next is read at once.
+        s.run { $0.reloadRequested(into: &$1) }
+        #expect(s.last == ["reload -"])
+    }
+
     @Test func theReloadCommandIsForAllowedPeersOnly() {
         var s = Script()
         let root = s.connect(uid: 0), other = s.connect(uid: 1234)
