@@ -34,9 +34,13 @@ binary=${AUTOBAHN_BINARY:-echo}
 
 venv=$work/venv
 if [[ ! -x $venv/bin/wstest ]]; then
-    python27=$(pyenv root 2>/dev/null)/versions/2.7.18/bin/python2.7
-    if [[ ! -x $python27 ]]; then
-        echo "autobahn: needs pyenv's Python 2.7.18 ($python27 is missing: pyenv install 2.7.18)" >&2
+    # pyenv's root, also where pyenv is not on PATH (a service's or a CI
+    # job's environment), else a python2.7 on PATH.
+    pyenv_root=$(pyenv root 2>/dev/null || echo "${PYENV_ROOT:-$HOME/.pyenv}")
+    python27=$pyenv_root/versions/2.7.18/bin/python2.7
+    [[ -x $python27 ]] || python27=$(command -v python2.7 || true)
+    if [[ -z $python27 || ! -x $python27 ]]; then
+        echo "autobahn: needs Python 2.7 (pyenv's 2.7.18 under $pyenv_root, or python2.7 on PATH: pyenv install 2.7.18)" >&2
         exit 1
     fi
     log=$logs/autobahn-install.log
