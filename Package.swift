@@ -4,7 +4,7 @@ import PackageDescription
 // Dependency arrows point one way:
 //   transitiond (CLI) → LiveInput → EngineDriving → TransitionServer → EventStream → TransitionEngine
 //   transitiond (CLI) → DaemonMetrics → TransitionServer (its counts) and swift-metrics/swift-prometheus
-//   transitiond (CLI) → Recordings / TransitionConfig / Replay → TransitionEngine
+//   transitiond (CLI) → Recordings / TransitionConfig / Replay → TransitionEngine; transitiond (CLI) → StreamClient
 //   TransitionServer / EventStream / StreamClient → WireProtocol → WireFormat (the wire knows no engine:
 //   EventStream maps the engine's types to the wire's)
 //   LiveInput → EvdevInput → CLibevdev (system libevdev); Clocks under the hosts and the CLI
