@@ -4,7 +4,9 @@ import PackageDescription
 // Dependency arrows point one way:
 //   transitiond (CLI) → LiveInput → EngineDriving → TransitionServer → EventStream → TransitionEngine
 //   transitiond (CLI) → DaemonMetrics → TransitionServer (its counts) and swift-metrics/swift-prometheus
-//   transitiond (CLI) → Recordings / TransitionConfig / Replay / StreamClient → TransitionEngine
+//   transitiond (CLI) → Recordings / TransitionConfig / Replay → TransitionEngine; transitiond (CLI) → StreamClient
+//   TransitionServer / EventStream / StreamClient → WireProtocol → WireFormat (the wire knows no engine:
+//   EventStream maps the engine's types to the wire's)
 //   LiveInput → EvdevInput → CLibevdev (system libevdev); Clocks under the hosts and the CLI
 /// The release link's function order (see the `transitiond` target).
 let linkOrderFile = Context.packageDirectory + "/Sources/transitiond/LinkOrder/startup.order"
@@ -13,8 +15,9 @@ let package = Package(
     name: "transitiond",
     products: [
         .executable(name: "transitiond", targets: ["transitiond"]),
-        // The Swift client library: connect, decode the stream, mirror its state.
-        .library(name: "StreamClient", targets: ["StreamClient"]),
+        // The Swift client library: connect, decode the stream, mirror its state (the messages
+        // are WireProtocol's: a client imports both).
+        .library(name: "StreamClient", targets: ["StreamClient", "WireProtocol"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -30,8 +33,8 @@ let package = Package(
         .target(name: "Recordings", dependencies: ["TransitionEngine"]),
         // TOML config → engine configuration, with file:line errors.
         .target(name: "TransitionConfig", dependencies: ["TransitionEngine"]),
-        // NDJSON encoding of engine events (the wire format of design "Events").
-        .target(name: "EventStream", dependencies: ["TransitionEngine"]),
+        // The engine's events and snapshots as the wire's messages (design "Events"): the mapping.
+        .target(name: "EventStream", dependencies: ["TransitionEngine", "WireProtocol"]),
         // Plays recordings through the engine, one step at a time (no clock).
         .target(name: "Replay", dependencies: ["TransitionEngine"]),
         // CLOCK_MONOTONIC as a Swift Clock, a manual clock, the pacing rule.
@@ -43,11 +46,14 @@ let package = Package(
         .target(name: "ServiceManager", dependencies: [.product(name: "Logging", package: "swift-log")]),
         // Strict JSON reading for the wire (commands, events). Standard library only.
         .target(name: "WireFormat"),
-        // The client side of the socket: message decoding, a state mirror, a blocking connection, the socket path.
-        .target(name: "StreamClient", dependencies: ["Clocks", "WireFormat", "EventStream", "TransitionEngine"]),
+        // The protocol (docs/protocol.md) as types: every message and command, their encoder and decoder.
+        // Standard library only; no engine.
+        .target(name: "WireProtocol", dependencies: ["WireFormat"]),
+        // The client side of the socket: a state mirror, a blocking connection, the socket path.
+        .target(name: "StreamClient", dependencies: ["Clocks", "WireProtocol"]),
         // The socket server: its state machine, the executor on one loop, the Unix socket transport.
         .target(name: "TransitionServer", dependencies: [
-            "Clocks", "SystemSupport", "TransitionEngine", "EventStream", "WireFormat",
+            "Clocks", "SystemSupport", "TransitionEngine", "EventStream", "WireProtocol",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -88,7 +94,7 @@ let package = Package(
         ]),
         .executableTarget(name: "transitiond", dependencies: [
             "TransitionEngine", "Recordings", "TransitionConfig", "EventStream", "Replay", "TransitionServer",
-            "StreamClient", "EvdevInput", "LiveInput", "Clocks", "EngineDriving", "SystemSupport", "WireFormat",
+            "StreamClient", "EvdevInput", "LiveInput", "Clocks", "EngineDriving", "SystemSupport", "WireProtocol",
             "ServiceManager", "WebAssets", "TouchFilter", "ReplayPlot", "DaemonMetrics",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -126,7 +132,7 @@ let package = Package(
         .testTarget(name: "ReplayPlotTests", dependencies: ["ReplayPlot"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "TransitionEngine", "TestSupport"]),
         .testTarget(name: "TransitionServerTests", dependencies: [
-            "TransitionServer", "TransitionEngine", "TestSupport",
+            "TransitionServer", "TransitionEngine", "WireProtocol", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -135,13 +141,14 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "DaemonMetricsTests", dependencies: ["DaemonMetrics", "TransitionServer", "TransitionEngine"]),
-        .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "TransitionEngine"]),
+        .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "TransitionEngine", "WireProtocol"]),
         .testTarget(name: "TransitionConfigTests", dependencies: ["TransitionConfig", "TransitionEngine", "TestSupport"]),
         .testTarget(name: "WireFormatTests", dependencies: ["WireFormat", "TestSupport"]),
         .testTarget(name: "ServiceManagerTests", dependencies: [
             "ServiceManager", "TestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "StreamClientTests", dependencies: ["StreamClient", "WireFormat", "EventStream", "TransitionEngine", "TestSupport"]),
+        .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "WireFormat", "TestSupport"]),
+        .testTarget(name: "StreamClientTests", dependencies: ["StreamClient", "WireProtocol", "TestSupport"]),
         .testTarget(name: "EvdevInputTests", dependencies: [
             "EvdevInput", "LiveInput", "Clocks", "CLibevdev", "TransitionEngine", "Recordings", "TransitionServer", "TestSupport",
             "TransitionConfig", "TouchFilter", "Replay", "SystemSupport",
@@ -178,9 +185,9 @@ if Context.environment["TRANSITIOND_FUZZ"] != nil {
                           path: "Tests/fuzz/Targets/libinput-record"),
         .executableTarget(name: "fuzz-config", dependencies: ["FuzzSupport", "TransitionConfig"],
                           path: "Tests/fuzz/Targets/config"),
-        .executableTarget(name: "fuzz-command", dependencies: ["FuzzSupport", "TransitionServer"],
+        .executableTarget(name: "fuzz-command", dependencies: ["FuzzSupport", "TransitionServer", "WireProtocol"],
                           path: "Tests/fuzz/Targets/command"),
-        .executableTarget(name: "fuzz-stream", dependencies: ["FuzzSupport", "StreamClient", "TransitionEngine"],
+        .executableTarget(name: "fuzz-stream", dependencies: ["FuzzSupport", "StreamClient", "WireProtocol"],
                           path: "Tests/fuzz/Targets/stream"),
         .executableTarget(name: "fuzz-engine", dependencies: ["FuzzSupport", "TransitionEngine"],
                           path: "Tests/fuzz/Targets/engine"),

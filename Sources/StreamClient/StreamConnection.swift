@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import EventStream
 import Clocks
 
 /// A blocking client connection to the daemon's Unix stream socket: read

@@ -1,4 +1,4 @@
-import TransitionEngine
+import WireProtocol
 
 /// A client's picture of every transition, rebuilt from the stream: `apply`
 /// each message and read each transition's phase, progress, velocity,
@@ -21,8 +21,8 @@ public struct StreamMirror: Sendable, Equatable {
         /// The animation's target while animating.
         public var target: Double?
         /// The last `ended`'s decision and reason (cleared by `began`).
-        public var decision: Decision?
-        public var reason: EndReason?
+        public var decision: TransitionUpdate.Decision?
+        public var reason: TransitionUpdate.Reason?
         /// The time of the last event.
         public var time: Double = 0
         /// How many times this client saw it finish and cancel (kept across
@@ -69,11 +69,11 @@ public struct StreamMirror: Sendable, Equatable {
         case .hello(let snapshot):
             hello = snapshot
             reset(to: snapshot)
-        case .state(let snapshot):
+        case .state(let snapshot, _):
             reset(to: snapshot)
         case .event(let update):
             apply(update)
-        case .pong, .ok, .error, .unknown:
+        case .pong, .ok, .error, .dump, .unknown:
             break
         }
     }
@@ -156,7 +156,7 @@ public struct StreamMirror: Sendable, Equatable {
             if let target = entry.target { entry.decision = target >= 0.5 ? .finish : .cancel }
             entries[index!] = entry
         }
-        lastSeq = snapshot.seq
+        lastSeq = snapshot.seq ?? 0
     }
 
     // MARK: Connection loss

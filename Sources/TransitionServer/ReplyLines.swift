@@ -1,26 +1,8 @@
-import EventStream
 import NIOCore
 import TransitionEngine
+import WireProtocol
 
-/// The `error` codes the server sends (docs/protocol.md "Replies"); the
-/// wire spelling is the raw value.
-public enum ErrorCode: String, Sendable, Equatable {
-    case badJSON = "bad-json"
-    case badUTF8 = "bad-utf8"
-    case unknownCommand = "unknown-command"
-    case badField = "bad-field"
-    case unknownTransition = "unknown-transition"
-    case busy
-    case notActive = "not-active"
-    case forbidden
-    case lineTooLong = "line-too-long"
-    case tooManyClients = "too-many-clients"
-    case backlog
-    /// A `reload` found the config unusable; the old one stays.
-    case badConfig = "bad-config"
-    /// The daemon cannot do it here (a `dump` of a replay, or with the flight recorder off).
-    case unavailable
-
+extension ErrorCode {
     /// The engine's refusal of a command, as the client is told.
     public init(_ refusal: CommandRefusal) {
         switch refusal {
@@ -31,53 +13,31 @@ public enum ErrorCode: String, Sendable, Equatable {
     }
 }
 
-/// The daemon's own lines on the wire (docs/protocol.md "Replies"):
-/// `pong`, `ok`, `error`, and a request's `id` added to a line. Pure
-/// functions of their arguments.
+/// The daemon's own lines as buffers to write: WireProtocol's messages
+/// (`pong`, `ok`, `error`, …), encoded there. Pure functions of their arguments.
 public enum ReplyLines {
-    /// `{"type":"pong"}` or `{"type":"ok","cmd":…}`, with the request's id.
-    public static func simple(_ type: StaticString, cmd: String?, id: RequestID?) -> ByteBuffer {
-        let w = JSONWriter(capacity: 64)
-        w.raw("{\"type\":\"")
-        w.raw(type)
-        w.raw("\"")
-        if let cmd {
-            w.raw(",\"cmd\":")
-            w.string(cmd)
-        }
-        appendID(id, w)
-        w.raw("}\n")
-        return buffer(w)
+    /// `{"type":"pong"}`, with the request's id.
+    public static func pong(id: RequestID?) -> ByteBuffer {
+        line(.pong(id: id))
+    }
+
+    /// `{"type":"ok","cmd":…}`, with the request's id.
+    public static func ok(_ cmd: String, id: RequestID?) -> ByteBuffer {
+        line(.ok(cmd: cmd, id: id))
     }
 
     /// `{"type":"error","code":…,"message":…}`, with the command's name
     /// (`"cmd":…`, where known) and the request's id: a client with several
     /// commands under way can tell which one it answers.
     public static func error(_ code: ErrorCode, _ message: String, cmd: String? = nil, id: RequestID?) -> ByteBuffer {
-        let w = JSONWriter(capacity: 128)
-        w.raw("{\"type\":\"error\",\"code\":")
-        w.string(code.rawValue)
-        w.raw(",\"message\":")
-        w.string(message)
-        if let cmd {
-            w.raw(",\"cmd\":")
-            w.string(cmd)
-        }
-        appendID(id, w)
-        w.raw("}\n")
-        return buffer(w)
+        line(.error(code: code.rawValue, message: message, cmd: cmd, id: id))
     }
 
-    /// The line with `"id":…` added before its closing brace.
-    public static func withID(_ line: ByteBuffer, _ id: RequestID?) -> ByteBuffer {
-        guard let id, line.readableBytes >= 2 else { return line }
-        var copy = line
-        copy.moveWriterIndex(to: line.writerIndex - 2)
-        let w = JSONWriter(capacity: 32)
-        appendID(id, w)
-        w.raw("}\n")
-        w.withBytes { copy.writeBytes($0) }
-        return copy
+    /// A message's line.
+    public static func line(_ message: StreamMessage) -> ByteBuffer {
+        let w = JSONWriter(capacity: 128)
+        message.encode(into: w)
+        return buffer(w)
     }
 
     /// The writer's bytes as a buffer.
@@ -86,14 +46,5 @@ public enum ReplyLines {
         line.reserveCapacity(w.count)
         w.withBytes { line.writeBytes($0) }
         return line
-    }
-
-    private static func appendID(_ id: RequestID?, _ w: JSONWriter) {
-        guard let id else { return }
-        w.raw(",\"id\":")
-        switch id {
-        case .number(let n): w.integer(n)
-        case .text(let s): w.string(s)
-        }
     }
 }

@@ -1,6 +1,8 @@
 import Logging
+import EventStream
 import NIOCore
 import TransitionEngine
+import WireProtocol
 
 /// A client of the server, as the state machine and its executor name it.
 /// Numbers rise from 1 in the order connections arrive and are never
@@ -452,7 +454,7 @@ public struct ServerStateMachine: Sendable {
             case .setEnabled: break   // whoever drives it still does
             }
             if let client = request.client {
-                reply(client, ReplyLines.simple("ok", cmd: request.name, id: request.id), into: &actions)
+                reply(client, ReplyLines.ok(request.name, id: request.id), into: &actions)
             }
             broadcast(events, into: &actions)
         case .refused(let code, let message):
@@ -771,7 +773,7 @@ public struct ServerStateMachine: Sendable {
         actions.append(.log(.info, "reloaded the config: \(change.transitions.count) transition\(change.transitions.count == 1 ? "" : "s") (\(change.transitions.joined(separator: ", ")))"))
         if let requester {
             statistics.count("reload", nil)
-            reply(requester, ReplyLines.simple("ok", cmd: "reload", id: requestID), into: &actions)
+            reply(requester, ReplyLines.ok("reload", id: requestID), into: &actions)
             actions.append(.flush(requester))
         }
         for orphan in change.orphans {
@@ -835,7 +837,7 @@ public struct ServerStateMachine: Sendable {
         switch command {
         case .ping:
             statistics.count(command.name, nil)
-            reply(id, ReplyLines.simple("pong", cmd: nil, id: requestID), into: &actions)
+            reply(id, ReplyLines.pong(id: requestID), into: &actions)
         case .state:
             actions.append(.sendState(id, requestID))
         case .dump:
@@ -852,9 +854,9 @@ public struct ServerStateMachine: Sendable {
             }
             clients[i].filter = transitions.isEmpty ? nil : filter
             statistics.count(command.name, nil)
-            reply(id, ReplyLines.simple("ok", cmd: "subscribe", id: requestID), into: &actions)
+            reply(id, ReplyLines.ok("subscribe", id: requestID), into: &actions)
         case .run(let name, let to):
-            if let r = request(name, .run(to)) { actions.append(.perform(r)) }
+            if let r = request(name, .run(to.engine)) { actions.append(.perform(r)) }
         case .drive(let name, let progress):
             if let r = request(name, .drive(progress: progress)) { actions.append(.perform(r)) }
         case .release(let name, let velocity):

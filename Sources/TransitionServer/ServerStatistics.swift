@@ -1,3 +1,5 @@
+import WireProtocol
+
 /// What the server has done since it started, counted by its state machine
 /// for metrics: commands by name and result, connections admitted and
 /// refused, lines dropped by coalescing, clients cut off for their backlog.

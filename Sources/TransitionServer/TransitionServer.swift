@@ -6,6 +6,7 @@ import NIOCore
 import NIOPosix
 import TransitionEngine
 import EventStream
+import WireProtocol
 import Clocks
 import Dispatch
 
@@ -184,7 +185,7 @@ public final class TransitionServer: @unchecked Sendable {
             return
         }
         writer.reset()
-        encoder.hello(active: host.snapshot(), seq: host.lastSeq, extra: host.helloExtra, geometry: host.geometry, devices: host.helloDevices, into: writer)
+        encoder.hello(active: host.snapshot(), seq: host.lastSeq, input: host.helloExtra, geometry: host.geometry, devices: host.helloDevices, into: writer)
         let hello = ReplyLines.buffer(writer)
         // Who it is for the per-peer limit: its uid, else (a WebSocket peer
         // the kernel could not tell) its address. A Unix socket's client
@@ -263,8 +264,8 @@ public final class TransitionServer: @unchecked Sendable {
             reload(requestedBy: client, id: requestID)
         case .sendState(let id, let requestID):
             writer.reset()
-            encoder.hello(type: "state", active: host.snapshot(), seq: host.lastSeq, extra: host.helloExtra, geometry: host.geometry, devices: host.helloDevices, into: writer)
-            let line = ReplyLines.withID(ReplyLines.buffer(writer), requestID)
+            encoder.hello(type: .state, active: host.snapshot(), seq: host.lastSeq, input: host.helloExtra, geometry: host.geometry, devices: host.helloDevices, id: requestID, into: writer)
+            let line = ReplyLines.buffer(writer)
             input { $0.answered(id, command: "state", result: nil, line, into: &$1) }
         case .sendDump(let id, let requestID):
             guard let recordings = host.flightRecordings() else {
@@ -272,22 +273,9 @@ public final class TransitionServer: @unchecked Sendable {
                 input { $0.answered(id, command: "dump", result: .unavailable, line, into: &$1) }
                 return
             }
-            writer.reset()
-            writer.raw("{\"type\":\"dump\",\"recordings\":[")
-            for (k, recording) in recordings.enumerated() {
-                if k > 0 { writer.raw(",") }
-                writer.raw("{\"source\":")
-                writer.integer(recording.source)
-                writer.raw(",\"path\":")
-                writer.string(recording.path)
-                writer.raw(",\"events\":")
-                writer.integer(recording.events)
-                writer.raw(",\"evemu\":")
-                writer.string(recording.evemu)
-                writer.raw("}")
-            }
-            writer.raw("]}\n")
-            let line = ReplyLines.withID(ReplyLines.buffer(writer), requestID)
+            let line = ReplyLines.line(.dump(recordings.map {
+                DumpRecording(source: $0.source, path: $0.path, events: $0.events, evemu: $0.evemu)
+            }, id: requestID))
             input { $0.answered(id, command: "dump", result: nil, line, into: &$1) }
         case .startInput:
             host.start(emit: { [self] events in engineEmitted(events) },
@@ -382,7 +370,7 @@ public final class TransitionServer: @unchecked Sendable {
                 logger.notice("reload: the socket's path and mode take effect at the next start")
             }
             writer.reset()
-            encoder.hello(active: host.snapshot(), seq: host.lastSeq, extra: host.helloExtra, geometry: host.geometry, devices: host.helloDevices, into: writer)
+            encoder.hello(active: host.snapshot(), seq: host.lastSeq, input: host.helloExtra, geometry: host.geometry, devices: host.helloDevices, into: writer)
             // In flight, and no transition of the new config has its name
             // (its events go by its own index): the machine ends them.
             let orphans = (host.liveTransitionCount..<host.configuration.transitions.count).filter { host.streamIndex(of: $0) == $0 }

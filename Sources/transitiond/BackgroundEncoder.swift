@@ -3,6 +3,7 @@ import Synchronization
 import SystemSupport
 import TransitionEngine
 import EventStream
+import WireProtocol
 
 /// Encodes and writes batches of events on a second thread, for
 /// `replay --fast`: the engine thread hands over a batch of a few thousand

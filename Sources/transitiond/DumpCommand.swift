@@ -3,7 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import StreamClient
-import WireFormat
+import WireProtocol
 
 /// `transitiond dump`: fetches the flight recorder of a running daemon —
 /// the last seconds of each panel's raw input — and writes it as evemu
@@ -74,23 +74,19 @@ struct DumpCommand: ParsableCommand {
                 throw Failure(.unavailable, "\(path): \(error)")
             }
             guard let line else { throw Failure(.unavailable, "\(path): the daemon closed the connection") }
-            guard let message = try? JSONValue.parse(line), let type = message["type"]?.string else { continue }
-            switch type {
-            case "hello" where !sent:
+            guard let message = try? StreamMessage.decode(line: line) else { continue }
+            switch message {
+            case .hello where !sent:
                 do {
-                    try connection.send("{\"cmd\":\"dump\"}")
+                    try connection.send(bytes: ClientCommand.dump.encodedLine())
                 } catch {
                     throw Failure(.unavailable, "\(path): \(error)")
                 }
                 sent = true
-            case "error" where sent:
-                let text = message["message"]?.string ?? "refused"
-                throw Failure(.unavailable, "\(path): dump: \(text)")
-            case "dump":
-                return (message["recordings"]?.array ?? []).compactMap { item in
-                    guard let evemu = item["evemu"]?.string else { return nil }
-                    return Recording(path: item["path"]?.string ?? "?", events: item["events"]?.int ?? 0, evemu: evemu)
-                }
+            case .error(_, let text, _, _) where sent:
+                throw Failure(.unavailable, "\(path): dump: \(text.isEmpty ? "refused" : text)")
+            case .dump(let recordings, _):
+                return recordings.map { Recording(path: $0.path, events: $0.events, evemu: $0.evemu) }
             default:
                 continue
             }

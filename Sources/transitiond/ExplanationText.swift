@@ -1,4 +1,5 @@
 import EventStream
+import WireProtocol
 import TransitionEngine
 
 /// Turns the engine's explanations into lines for people (`replay

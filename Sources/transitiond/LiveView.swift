@@ -1,5 +1,7 @@
-import TransitionEngine
+import EventStream
 import StreamClient
+import TransitionEngine
+import WireProtocol
 
 /// The terminal view of a replay: the engine's events, named, go through
 /// the same `StreamMirror` and `TerminalView` as a socket client's.
@@ -20,10 +22,10 @@ struct LiveView {
     mutating func show(_ events: [TransitionEvent], force: Bool = false, to out: inout StandardOutput) {
         var text = ""
         for e in events {
-            let update = TransitionUpdate(kind: e.kind, transition: names[e.transition], seq: e.seq, time: e.time,
+            let update = TransitionUpdate(kind: e.kind.wire, transition: names[e.transition], seq: e.seq, time: e.time,
                                           progress: e.progress, velocity: e.velocity,
                                           values: encoder.values(e.transition, e.progress),
-                                          decision: e.decision, reason: e.reason, target: e.target)
+                                          decision: e.decision?.wire, reason: e.reason?.wire, target: e.target)
             mirror.apply(update)
             text += view.show(.event(update), mirror: mirror, path: "")
         }

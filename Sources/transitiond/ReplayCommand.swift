@@ -9,6 +9,7 @@ import NIOPosix
 import TransitionEngine
 import Recordings
 import EventStream
+import WireProtocol
 import Replay
 import ReplayPlot
 import TransitionServer

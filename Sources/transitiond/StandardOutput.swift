@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import EventStream
+import WireProtocol
 
 /// Buffered writes of bytes to stdout (or another descriptor, e.g. 2). The
 /// first failed write (a reader that went away, a full disk) ends the

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import SystemSupport
 import StreamClient
-import WireFormat
+import WireProtocol
 import Clocks
 
 /// The loop of `transitiond subscribe`: connect (with retries), read and
@@ -134,12 +134,12 @@ struct SubscribeSession {
             if !names.isEmpty && !names.contains(update.transition) { return }
         case .ok(let cmd, let id):
             if isOurReply(cmd: cmd, id: id) { return }
-        case .error(let code, let text, let id):
-            if id == .string(Self.subscribeID) {
+        case .error(let code, let text, _, let id):
+            if id == .text(Self.subscribeID) {
                 throw Failure(.unavailable, "the daemon at \(path) refused the subscription: \(code): \(text)")
             }
             if view == nil { note("the daemon says: \(code): \(text)") }
-        case .state, .pong, .unknown:
+        case .state, .pong, .dump, .unknown:
             break
         }
         mirror.apply(message)
@@ -158,17 +158,15 @@ struct SubscribeSession {
         for name in names where !known.contains(name) {
             throw Failure(.usage, "no transition named '\(name)' at \(path) (it has: \(known.joined(separator: ", ")))")
         }
-        let command: JSONValue = ["cmd": "subscribe", "transitions": .array(names.map { .string($0) }),
-                                  "id": .string(Self.subscribeID)]
         do {
-            try connection.send(command.jsonText)
+            try connection.send(bytes: ClientCommand.subscribe(transitions: names).encodedLine(id: .text(Self.subscribeID)))
         } catch {
             // The connection is going away: the read loop sees it next.
         }
     }
 
-    private func isOurReply(cmd: String, id: JSONValue?) -> Bool {
-        !names.isEmpty && cmd == "subscribe" && (id == nil || id == .string(Self.subscribeID))
+    private func isOurReply(cmd: String, id: RequestID?) -> Bool {
+        !names.isEmpty && cmd == "subscribe" && (id == nil || id == .text(Self.subscribeID))
     }
 
     // MARK: Output

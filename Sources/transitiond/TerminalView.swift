@@ -1,4 +1,5 @@
 import StreamClient
+import WireProtocol
 import Clocks
 
 /// The terminal view of `transitiond subscribe` and `transitiond replay`: a
@@ -131,7 +132,7 @@ struct TerminalView {
             let version = hello.version.map { "transitiond \($0)" } ?? "transitiond"
             let list = hello.transitions.map(\.name).joined(separator: ", ")
             return "connected to \(path) (\(version)): \(list.isEmpty ? "no transitions" : list)"
-        case .error(let code, let text, _):
+        case .error(let code, let text, _, _):
             return "\u{1B}[31mdaemon error\u{1B}[0m \(code): \(text)"
         case .event(let e):
             let time = pad(fixed(e.time, 3) + "s", 10, left: true)
@@ -150,7 +151,7 @@ struct TerminalView {
             case .changed, .animating:
                 return nil
             }
-        case .state, .pong, .ok, .unknown:
+        case .state, .pong, .ok, .dump, .unknown:
             return nil
         }
     }

@@ -1,5 +1,5 @@
 import Testing
-import TransitionEngine
+import WireProtocol
 import StreamClient
 
 /// The client's mirror through whole transition lives, snapshots, catches
@@ -14,7 +14,7 @@ struct MirrorTests {
 
     private func event(_ kind: TransitionUpdate.Kind, _ name: String = "back", seq: UInt64, time: Double = 0,
                        progress: Double, velocity: Double = 0, values: [PropertyValue] = [],
-                       decision: Decision? = nil, reason: EndReason? = nil, target: Double? = nil) -> StreamMessage {
+                       decision: TransitionUpdate.Decision? = nil, reason: TransitionUpdate.Reason? = nil, target: Double? = nil) -> StreamMessage {
         .event(TransitionUpdate(kind: kind, transition: name, seq: seq, time: time, progress: progress,
                                 velocity: velocity, values: values, decision: decision, reason: reason, target: target))
     }
@@ -46,7 +46,7 @@ struct MirrorTests {
         mirror.apply(.pong(id: nil))
         mirror.apply(.unknown(type: "news"))
         mirror.apply(.ok(cmd: "subscribe", id: nil))
-        mirror.apply(.error(code: "bad-json", message: "x", id: nil))
+        mirror.apply(.error(code: "bad-json", message: "x", cmd: nil, id: nil))
         mirror.apply(event(.finished, seq: 5, time: 0.6, progress: 1))
         back = try #require(mirror.entry(named: "back"))
         #expect(back.phase == .idle)
@@ -114,7 +114,7 @@ struct MirrorTests {
         #expect(mirror.entries.map(\.name) == ["back", "home", "pinch"])
         mirror.apply(.state(StreamSnapshot(transitions: Self.hello.transitions,
                                            active: [ActiveTransition(transition: "home", phase: .interacting, progress: 0.5)],
-                                           seq: 40)))
+                                           seq: 40), id: nil))
         #expect(mirror.entries.map(\.name) == ["back", "home"])
         #expect(mirror.entry(named: "back")?.cancelled == 1)
         #expect(mirror.entry(named: "back")?.restingValues == [PropertyValue("dim", 1)])

@@ -4,6 +4,7 @@ import Testing
 import Glibc
 #endif
 import StreamClient
+import WireProtocol
 import TestSupport
 
 /// Whether the built `transitiond` can serve a replay on a socket (the

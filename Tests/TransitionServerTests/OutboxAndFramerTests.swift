@@ -1,5 +1,6 @@
 import NIOCore
 import Testing
+import WireProtocol
 @testable import TransitionServer
 
 private func line(_ text: String) -> ByteBuffer { ByteBuffer(string: text) }

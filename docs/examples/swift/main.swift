@@ -1,5 +1,5 @@
-// A Swift client of transitiond with the `StreamClient` library product:
-// connects to the daemon's socket, keeps a mirror of every transition, and
+// A Swift client of transitiond with the `StreamClient` library product
+// (its modules: StreamClient, and WireProtocol for the messages): connects to the daemon's socket, keeps a mirror of every transition, and
 // prints one line per event with where the transition comes from (the
 // hello's edge or direction) and what a UI would draw.
 //
@@ -12,6 +12,7 @@
 import Glibc
 #endif
 import StreamClient
+import WireProtocol
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var limit = Int.max
@@ -53,7 +54,7 @@ while events < limit {
         events += 1
         let values = update.values.map { "\($0.property)=\($0.value)" }.joined(separator: " ")
         print("\(update.transition) \(update.kind) progress \(update.progress) \(values)")
-    case .pong, .state, .ok, .error, .unknown:
+    case .pong, .state, .ok, .error, .dump, .unknown:
         break
     }
 }

@@ -1,5 +1,6 @@
 import FuzzSupport
 import TransitionServer
+import WireProtocol
 
 /// libFuzzer's entry: the input as what a client sends, split into lines by
 /// the server's framer in two chunks (at a point the first byte chooses),

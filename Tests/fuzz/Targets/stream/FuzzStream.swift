@@ -1,5 +1,6 @@
 import FuzzSupport
 import StreamClient
+import WireProtocol
 
 /// libFuzzer's entry: the input as what the daemon sends a client, line by
 /// line through the client library's decoder into a `StreamMirror`. An

@@ -1,87 +1,4 @@
-import TransitionEngine
 import WireFormat
-
-/// A command a client sent (design "Socket", docs/protocol.md).
-public enum ClientCommand: Sendable, Equatable {
-    case subscribe(transitions: [String])
-    case ping
-    case state
-    case run(transition: String, to: Decision)
-    case drive(transition: String, progress: Double)
-    case release(transition: String, velocity: Double?)
-    case cancel(transition: String)
-    /// Turns a transition's gesture on or off.
-    case enable(transition: String, enabled: Bool)
-    /// Re-read the config (as SIGHUP does).
-    case reload
-    /// The flight recorder's last seconds of raw input, as evemu recordings.
-    case dump
-
-    /// The command's name, as in `{"cmd":NAME}`.
-    public var name: String {
-        switch self {
-        case .subscribe: return "subscribe"
-        case .ping: return "ping"
-        case .state: return "state"
-        case .run: return "run"
-        case .drive: return "drive"
-        case .release: return "release"
-        case .cancel: return "cancel"
-        case .enable: return "enable"
-        case .reload: return "reload"
-        case .dump: return "dump"
-        }
-    }
-
-    /// True for the commands that change state (and need permission).
-    public var changesState: Bool {
-        switch self {
-        case .subscribe, .ping, .state: return false
-        // `dump` changes nothing, but what the panel saw is for allowed peers only.
-        case .run, .drive, .release, .cancel, .enable, .reload, .dump: return true
-        }
-    }
-}
-
-/// A request id to echo in the reply: a string or an integer.
-public enum RequestID: Sendable, Equatable {
-    case number(Int64)
-    case text(String)
-
-    /// The largest integer id, either way: 2⁵³ − 1. Beyond it a JSON
-    /// number is not exact in a double (2⁵³ + 1 reads as 2⁵³), so an id
-    /// there could not be echoed as sent, and JavaScript clients could not
-    /// tell it apart from its neighbours; it is refused.
-    public static let largestNumber: Int64 = (1 << 53) - 1
-}
-
-/// Why a command line was refused: the `error` reply's code and message.
-public struct CommandError: Error, Sendable, Equatable {
-    public var code: ErrorCode
-    public var message: String
-    public var id: RequestID?
-    /// The line's `cmd`, when it was a string: the `error` says which
-    /// command it answers.
-    public var cmd: String?
-
-    public init(_ code: ErrorCode, _ message: String, id: RequestID? = nil, cmd: String? = nil) {
-        self.code = code
-        self.message = message
-        self.id = id
-        self.cmd = cmd
-    }
-}
-
-/// The ranges of the numbers a command may carry, checked where the line is
-/// read, so that nothing a client sends reaches the engine or the stream
-/// writer as an extreme or non-finite value. `-0` reads as 0.
-public enum CommandLimits {
-    /// `drive`'s `progress`.
-    public static let progress: ClosedRange<Double> = 0...1
-    /// `release`'s `velocity`, either way, in progress per second: a whole
-    /// transition in a millisecond, far beyond any finger.
-    public static let velocity: Double = 1000
-}
 
 /// Reads one command line: strict JSON, then the command's fields with
 /// their types. Every problem is a `CommandError` with the protocol's code.
@@ -155,7 +72,7 @@ public enum CommandDecoder {
             case .failure(let e): return .failure(e)
             case .success(let t):
                 guard let to = value["to"]?.string else { return fail(.badField, "'to' must be \"finish\" or \"cancel\"") }
-                guard let decision = Decision(rawValue: to) else {
+                guard let decision = TransitionUpdate.Decision(rawValue: to) else {
                     return fail(.badField, "'to' must be \"finish\" or \"cancel\" (got \"\(to)\")")
                 }
                 return .success((.run(transition: t, to: decision), id))

@@ -1,7 +1,6 @@
 import Testing
-import TransitionEngine
 import WireFormat
-import StreamClient
+import WireProtocol
 
 /// Every line of docs/protocol.md decodes; unknown fields and types are
 /// ignored; broken lines say what is wrong.
@@ -32,16 +31,16 @@ struct DecodeTests {
     }
 
     @Test func helloOfAReplayWithoutSeq() throws {
-        // README's hello (the replay's stdout) has no seq: it reads as 0.
+        // README's hello (the replay's stdout) has no seq.
         let line = #"{"type":"hello","protocol":1,"version":"0.1.0","transitions":[{"name":"back","gesture":"edge-pan","fingers":1}],"active":[]}"#
         guard case .hello(let snapshot) = try decode(line) else { Issue.record("not a hello"); return }
-        #expect(snapshot.seq == 0)
+        #expect(snapshot.seq == nil)
         #expect(snapshot.active.isEmpty)
     }
 
     @Test func animatingSnapshot() throws {
         let line = #"{"type":"state","transitions":[{"name":"back","gesture":"edge-pan","fingers":1},{"name":"home","gesture":"swipe","fingers":3,"direction":"up"}],"active":[{"transition":"home","phase":"animating","progress":0.8,"values":{},"target":1}],"seq":99}"#
-        guard case .state(let snapshot) = try decode(line) else { Issue.record("not a state"); return }
+        guard case .state(let snapshot, nil) = try decode(line) else { Issue.record("not a state"); return }
         #expect(snapshot.protocolVersion == nil)
         #expect(snapshot.transitions.map(\.name) == ["back", "home"])
         #expect(snapshot.transitions.map(\.direction) == [nil, "up"])
@@ -85,9 +84,9 @@ struct DecodeTests {
         #expect(try decode(#"{"type":"ok","cmd":"run"}"#) == .ok(cmd: "run", id: nil))
         #expect(try decode(#"{"type":"ok","cmd":"subscribe","id":"s1"}"#) == .ok(cmd: "subscribe", id: "s1"))
         #expect(try decode(#"{"type":"error","code":"unknown-transition","message":"no transition 'x'","id":3}"#)
-                == .error(code: "unknown-transition", message: "no transition 'x'", id: 3))
+                == .error(code: "unknown-transition", message: "no transition 'x'", cmd: nil, id: 3))
         #expect(try decode(#"{"type":"error","code":"backlog","message":"too slow"}"#)
-                == .error(code: "backlog", message: "too slow", id: nil))
+                == .error(code: "backlog", message: "too slow", cmd: nil, id: nil))
     }
 
     @Test func unknownTypesAndFieldsAreIgnored() throws {

@@ -1,0 +1,57 @@
+extension ClientCommand {
+    /// The command's line (with its `\n`), as a client sends it: `cmd`
+    /// first, its fields in the protocol's order, the request's `id` last.
+    /// `CommandDecoder` reads it back as the same command.
+    public func encodedLine(id: RequestID? = nil) -> [UInt8] {
+        let w = JSONWriter(capacity: 128)
+        encode(id: id, into: w)
+        return w.bytes
+    }
+
+    public func encode(id: RequestID? = nil, into w: JSONWriter) {
+        w.raw("{\"cmd\":")
+        w.string(name)
+        switch self {
+        case .ping, .state, .reload, .dump:
+            break
+        case .subscribe(let names):
+            // No list is every transition, as an empty one is.
+            if !names.isEmpty {
+                w.raw(",\"transitions\":[")
+                for (k, name) in names.enumerated() {
+                    if k > 0 { w.raw(",") }
+                    w.string(name)
+                }
+                w.raw("]")
+            }
+        case .run(let transition, let to):
+            w.transition(transition)
+            w.raw(",\"to\":")
+            w.string(to.rawValue)
+        case .drive(let transition, let progress):
+            w.transition(transition)
+            w.raw(",\"progress\":")
+            w.number(progress)
+        case .release(let transition, let velocity):
+            w.transition(transition)
+            if let velocity {
+                w.raw(",\"velocity\":")
+                w.number(velocity)
+            }
+        case .cancel(let transition):
+            w.transition(transition)
+        case .enable(let transition, let enabled):
+            w.transition(transition)
+            w.raw(enabled ? ",\"enabled\":true" : ",\"enabled\":false")
+        }
+        w.id(id)
+        w.raw("}\n")
+    }
+}
+
+extension JSONWriter {
+    fileprivate func transition(_ name: String) {
+        raw(",\"transition\":")
+        string(name)
+    }
+}

@@ -1,0 +1,111 @@
+import Testing
+import WireProtocol
+
+/// Every message and command the protocol has, encoded and decoded back:
+/// the decoder reads what the encoder writes, field for field. The values
+/// are ones the wire's six decimals hold exactly.
+@Suite("Wire: round trips")
+struct RoundTripTests {
+    static let snapshot = StreamSnapshot(
+        protocolVersion: 1, version: "0.1.0",
+        transitions: [TransitionInfo(name: "back", gesture: "edge-pan", fingers: 1, edge: "left"),
+                      TransitionInfo(name: "home", gesture: "swipe", fingers: 3, direction: "up", enabled: false,
+                                     device: "/dev/input/event4"),
+                      TransitionInfo(name: "zoom \"x\"\n", gesture: "pinch", fingers: 2, direction: "in")],
+        active: [ActiveTransition(transition: "back", phase: .interacting, progress: 0.42, values: [PropertyValue("dim", 0.16)]),
+                 ActiveTransition(transition: "home", phase: .animating, progress: 0.8, target: 1,
+                                  values: [PropertyValue("a", -0.5), PropertyValue("b", 1e6)])],
+        seq: 17, input: InputStatus(input: "attached", device: "/dev/input/event3", deviceName: "Panel \u{1}"),
+        devices: [InputDevice(source: 0, path: "/dev/input/event3", name: "A"),
+                  InputDevice(source: 1, path: "/dev/input/event4", name: "B")],
+        geometry: Geometry(rotation: 90, flipX: false, flipY: true, calibration: [0, -1, 1, 1, 0, 0], calibrationFrom: "udev"))
+
+    static let messages: [StreamMessage] = {
+        var messages: [StreamMessage] = [
+            .hello(snapshot),
+            .hello(StreamSnapshot(transitions: [])),
+            .hello(StreamSnapshot(protocolVersion: 1, version: "0.1.0", transitions: [TransitionInfo(name: "b")],
+                                  input: InputStatus(input: "waiting", waitingFor: "a touchscreen"),
+                                  geometry: Geometry(rotation: 0, flipX: true, flipY: false, calibration: nil,
+                                                     calibrationFrom: "none"))),
+            .state(snapshot, id: nil), .state(snapshot, id: 8), .state(StreamSnapshot(transitions: [], seq: 0), id: "s"),
+            .pong(id: nil), .pong(id: 7), .pong(id: .number(-RequestID.largestNumber)), .pong(id: "a\"b"),
+            .ok(cmd: "drive", id: nil), .ok(cmd: "subscribe", id: "s1"),
+            .error(code: "backlog", message: "you fell behind", cmd: nil, id: nil),
+            .error(code: "bad-field", message: "'progress' must be …", cmd: "drive", id: 3),
+            .dump([], id: nil),
+            .dump([DumpRecording(source: 0, path: "/dev/input/event3", events: 2, evemu: "# EVEMU 1.3\nE: 0.000001 0003 0035 100\n"),
+                   DumpRecording(source: 1, path: "p", events: 0, evemu: "")], id: 4),
+            .unknown(type: "telemetry"),
+        ]
+        for kind in TransitionUpdate.Kind.allCases {
+            messages.append(.event(TransitionUpdate(kind: kind, transition: "back", seq: 18, time: 12.301, progress: 0.021,
+                                                    velocity: -0.8, values: [PropertyValue("dim", 0.958)])))
+        }
+        for decision in TransitionUpdate.Decision.allCases {
+            for reason in TransitionUpdate.Reason.allCases {
+                messages.append(.event(TransitionUpdate(kind: .ended, transition: "b", seq: 60, time: 0, progress: 0.66,
+                                                        velocity: 0.23, decision: decision, reason: reason,
+                                                        position: .init(x: 0.5, y: 0.25))))
+            }
+        }
+        messages.append(.event(TransitionUpdate(kind: .animating, transition: "b", seq: (UInt64(1) << 53) - 1, time: 1e9,
+                                                progress: 1.02, velocity: 3.7, target: 1)))
+        messages.append(.event(TransitionUpdate(kind: .cancelled, transition: "b", seq: 71, time: 13.5, progress: 0,
+                                                velocity: 0, values: [PropertyValue("dim", 1)], synthetic: true)))
+        return messages
+    }()
+
+    @Test(arguments: messages)
+    func message(_ message: StreamMessage) throws {
+        let line = message.encodedLine()
+        #expect(line.last == UInt8(ascii: "\n"))
+        #expect(!line.dropLast().contains(UInt8(ascii: "\n")), "one line")
+        #expect(try StreamMessage.decode(line: line) == message, "\(String(decoding: line, as: UTF8.self))")
+    }
+
+    static let commands: [ClientCommand] = [
+        .subscribe(transitions: []), .subscribe(transitions: ["back", "ho\"me"]), .ping, .state, .reload, .dump,
+        .run(transition: "home", to: .finish), .run(transition: "home", to: .cancel),
+        .drive(transition: "back", progress: 0), .drive(transition: "back", progress: 0.4), .drive(transition: "back", progress: 1),
+        .release(transition: "back", velocity: nil), .release(transition: "back", velocity: -1000),
+        .release(transition: "back", velocity: 2.5), .cancel(transition: "back"),
+        .enable(transition: "back", enabled: false), .enable(transition: "back", enabled: true),
+    ]
+
+    @Test(arguments: commands, [nil, .number(7), .number(-RequestID.largestNumber), .text("x\\y")] as [RequestID?])
+    func command(_ command: ClientCommand, id: RequestID?) throws {
+        let line = command.encodedLine(id: id)
+        #expect(line.last == UInt8(ascii: "\n"))
+        let decoded = try CommandDecoder.decode(Array(line.dropLast())).get()
+        #expect(decoded.0 == command, "\(String(decoding: line, as: UTF8.self))")
+        #expect(decoded.1 == id)
+    }
+
+    /// Every command decodes under the name it encodes with, and only the
+    /// reading commands go without permission.
+    @Test func commandNames() {
+        #expect(Set(Self.commands.map(\.name)) == ["subscribe", "ping", "state", "run", "drive", "release", "cancel",
+                                                    "enable", "reload", "dump"])
+        #expect(Self.commands.filter { !$0.changesState }.map(\.name) == ["subscribe", "subscribe", "ping", "state"])
+    }
+
+    /// A refusal the decoder gives is an `error` reply that reads back with
+    /// its code, message, command and id.
+    @Test func refusalsAsReplies() throws {
+        guard case .failure(let e) = CommandDecoder.decode(Array(#"{"cmd":"drive","transition":"back","progress":2,"id":3}"#.utf8)) else {
+            Issue.record("accepted"); return
+        }
+        let reply = StreamMessage.error(code: e.code.rawValue, message: e.message, cmd: e.cmd, id: e.id)
+        #expect(try StreamMessage.decode(line: reply.encodedLine()) == reply)
+        #expect(ErrorCode.allCases.allSatisfy { ErrorCode(rawValue: $0.rawValue) == $0 })
+    }
+}
+
+extension StreamMessage: CustomTestStringConvertible {
+    public var testDescription: String { String(decoding: encodedLine().dropLast(), as: UTF8.self) }
+}
+
+extension ClientCommand: CustomTestStringConvertible {
+    public var testDescription: String { String(decoding: encodedLine().dropLast(), as: UTF8.self) }
+}
