@@ -118,7 +118,7 @@ public enum CommandDecoder {
             }
         default:
             _ = transition()
-            return fail(.unknownCommand, "unknown command '\(name)' (known: subscribe, ping, state, run, drive, release, cancel, enable, reload)")
+            return fail(.unknownCommand, "unknown command '\(name)' (known: subscribe, ping, state, run, drive, release, cancel, enable, reload, dump)")
         }
     }
 }
