@@ -1,5 +1,6 @@
 // A Swift client of transitiond with the `StreamClient` library product
-// (its modules: StreamClient, and WireProtocol for the messages): connects to the daemon's socket, keeps a mirror of every transition, and
+// (which also exports WireProtocol, the messages' types): connects to the
+// daemon's socket, keeps a mirror of every transition, and
 // prints one line per event with where the transition comes from (the
 // hello's edge or direction) and what a UI would draw.
 //
@@ -12,7 +13,6 @@
 import Glibc
 #endif
 import StreamClient
-import WireProtocol
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var limit = Int.max
