@@ -94,7 +94,11 @@ edge = "left"
   from = 1.0
   to = 0.0
 """
-SERVER_SECTION = "\n[server]\nmax_clients = %d\n" % MAX_CLIENTS
+# Every subscriber is the same user (and, on the WebSocket, loopback), so the
+# per-peer limit (by default all but a quarter of a transport's) and the
+# WebSocket's own limit (64 by default) are raised with `max_clients`.
+SERVER_SECTION = ("\n[server]\nmax_clients = %d\nmax_websocket_clients = %d\nmax_clients_per_peer = %d\n"
+                  % (MAX_CLIENTS, MAX_CLIENTS, MAX_CLIENTS))
 
 
 def say(text):

@@ -31,7 +31,8 @@
 #                          and compare p99 and CPU with it
 #   CONFIG=file            transitiond's config instead of the generated one
 #                          (which is the default `back`, frame_rate = 240 and
-#                          [server] max_clients = 2000)
+#                          [server] max_clients, max_websocket_clients and
+#                          max_clients_per_peer = 2000)
 #   LINE_BYTES=N           the floor's line size (default: transitiond's mean
 #                          `changed` line with the stamp, else 152)
 #   DOC=file               also write the table into this file, between its
