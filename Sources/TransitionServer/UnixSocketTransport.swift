@@ -110,24 +110,25 @@ extension TransitionServer {
 
     /// A connection on the Unix socket is up: admitted (by its peer's uid,
     /// before it gets anything) or refused with its line and a close.
-    /// Returns the client, if admitted.
-    func unixConnectionActive(_ channel: Channel) -> ClientID? {
+    /// `admitted` is told its client before it gets `hello` (whose write
+    /// may fail at once and close the channel: its handler must know whose
+    /// it is by then).
+    func unixConnectionActive(_ channel: Channel, admitted: (ClientID) -> Void) {
         let kernel = PeerCredentials.kernelCredentials(of: channel)
         switch admit(.unixSocket, from: kernel.map { PeerIdentity.uid($0.uid) }) {
         case .refuse(let line, _):
             guard let line else {
                 channel.close(promise: nil)
-                return nil
+                return
             }
             channel.writeAndFlush(line).whenComplete { _ in channel.close(promise: nil) }
-            return nil
         case .admit(let id):
             connections[id] = ClientConnection(id: id)
+            admitted(id)
             let peer = kernel.map {
                 PeerCredentials(pid: $0.pid, uid: $0.uid, gid: $0.gid, groups: PeerCredentials.supplementaryGroups(of: $0.pid))
             }
             clientActive(id, channel: channel, peer: peer)
-            return id
         }
     }
 }
@@ -147,7 +148,7 @@ final class UnixClientHandler: ChannelInboundHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        id = server.unixConnectionActive(context.channel)
+        server.unixConnectionActive(context.channel) { id = $0 }
         context.fireChannelActive()
     }
 

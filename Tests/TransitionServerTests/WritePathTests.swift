@@ -280,6 +280,24 @@ struct WritePathTests {
         #expect(try lines(staying).compactMap(seq) == last)
     }
 
+    /// Connect and close at once: the `hello` fails as it is written, and
+    /// the channel closes inside its own activation. The slot comes back.
+    @Test func aClientGoneBeforeItsHelloIsWrittenFreesItsSlot() throws {
+        let rig = Rig(maxClients: 1)
+        for _ in 0..<3 {
+            let socket = FillableSocket()
+            socket.broken = true
+            let channel = EmbeddedChannel(loop: rig.loop)
+            try channel.pipeline.syncOperations.addHandler(socket)
+            try channel.pipeline.syncOperations.addHandler(UnixClientHandler(server: rig.server))
+            try channel.connect(to: SocketAddress(unixDomainSocketPath: "/peer")).wait()
+            #expect(!channel.isActive)
+            #expect(rig.server.clientCount == 0)
+        }
+        let (late, _) = try rig.connect()
+        #expect(try lines(late).first?.contains("\"type\":\"hello\"") == true)
+    }
+
     @Test func aConnectionOverTheLimitGetsItsErrorLineAndIsClosed() throws {
         let rig = Rig(maxClients: 1)
         let (first, _) = try rig.connect()
