@@ -28,7 +28,8 @@
 #   TRANSITIOND=path       use this binary instead of building the release one
 #   BASELINE=path          also measure this transitiond binary (e.g. an older
 #                          build) in the same rounds, in turn with the others,
-#                          and compare p99 and CPU with it
+#                          and compare p99 and CPU with it (with WEBSOCKET=1:
+#                          both of its transports, in a table of their own)
 #   CONFIG=file            transitiond's config instead of the generated one
 #                          (which is the default `back`, frame_rate = 240 and
 #                          [server] max_clients, max_websocket_clients and
