@@ -94,7 +94,11 @@ edge = "left"
   from = 1.0
   to = 0.0
 """
-SERVER_SECTION = "\n[server]\nmax_clients = %d\n" % MAX_CLIENTS
+# Every subscriber is the same user (and, on the WebSocket, loopback), so the
+# per-peer limit (by default all but a quarter of a transport's) and the
+# WebSocket's own limit (64 by default) are raised with `max_clients`.
+SERVER_SECTION = ("\n[server]\nmax_clients = %d\nmax_websocket_clients = %d\nmax_clients_per_peer = %d\n"
+                  % (MAX_CLIENTS, MAX_CLIENTS, MAX_CLIENTS))
 
 
 def say(text):
@@ -214,11 +218,11 @@ def run_one(kind, n, workdir, config, line_bytes):
         extra = {}
     else:
         loops = math.ceil(total_bound / RECORDING_SECONDS) + 1
-        argv = [BASELINE if kind == "baseline" else TRANSITIOND, "replay", "--socket", sock, "--config", config, "--speed", "1",
+        argv = [BASELINE if kind.startswith("baseline") else TRANSITIOND, "replay", "--socket", sock, "--config", config, "--speed", "1",
                 "--loop", str(loops), "--stamp-sent"]
         extra = {"preexec_fn": die_with_parent}
     target = sock
-    if kind == "websocket":
+    if kind.endswith("websocket"):
         port = free_port()
         argv += ["--websocket", "127.0.0.1:%d" % port]
         target = "ws://127.0.0.1:%d" % port
@@ -377,11 +381,12 @@ def free_port():
         return probe.getsockname()[1]
 
 
-def pair_table(results, other, a_name, b_name, goal=None):
-    """transitiond's plain runs (a) against its `other` runs (b), and what b adds."""
+def pair_table(results, other, a_name, b_name, goal=None, base="transitiond"):
+    """transitiond's plain runs (a) against its `other` runs (b), and what b adds
+    (`base`: the plain runs of another binary, the baseline's)."""
     keys = ["p50", "p99", "max", "cpu", "rate"]
     med = {}
-    for kind in ("transitiond", other):
+    for kind in (base, other):
         for n in SIZES:
             runs = results.get((kind, n), [])
             med[kind, n] = {k: statistics.median(r[k] for r in runs) if runs else float("nan") for k in keys}
@@ -391,7 +396,7 @@ def pair_table(results, other, a_name, b_name, goal=None):
     rows = []
     verdicts = []
     for n in SIZES:
-        u, w = med["transitiond", n], med[other, n]
+        u, w = med[base, n], med[other, n]
         rows.append([str(n), ms(u["p50"]), ms(u["p99"]), ms(w["p50"]), ms(w["p99"]),
                      "%.3f" % (w["p50"] - u["p50"]), "%.3f" % (w["p99"] - u["p99"]),
                      fmt(u["cpu"], 1), fmt(w["cpu"], 1), fmt(u["rate"], 0), fmt(w["rate"], 0)])
@@ -529,7 +534,7 @@ def measure_line_bytes(workdir):
 def main():
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, on_signal)
-    kinds = ["transitiond", "websocket"] if WEBSOCKET else ["transitiond", "metrics"] if METRICS else \
+    kinds = ["transitiond", "websocket"] + (["baseline", "baseline-websocket"] if BASELINE else []) if WEBSOCKET else ["transitiond", "metrics"] if METRICS else \
         ["floor"] if FLOOR_ONLY else ["floor", "transitiond"] + (["baseline"] if BASELINE else [])
     workdir = tempfile.mkdtemp(prefix="socket-latency-")
     results = {}
@@ -587,6 +592,11 @@ def main():
 
     if WEBSOCKET:
         text, verdicts = pair_table(results, "websocket", "Unix", "WebSocket", goal=0.2)
+        if BASELINE:
+            base_text, base_verdicts = pair_table(results, "baseline-websocket", "Unix", "WebSocket", goal=0.2,
+                                                  base="baseline")
+            text = "transitiond:\n\n" + text + "\n\nBaseline (BASELINE=):\n\n" + base_text
+            verdicts = verdicts + ["baseline " + v for v in base_verdicts]
     elif METRICS:
         text, verdicts = pair_table(results, "metrics", "off", "on")
     else:

@@ -28,10 +28,12 @@
 #   TRANSITIOND=path       use this binary instead of building the release one
 #   BASELINE=path          also measure this transitiond binary (e.g. an older
 #                          build) in the same rounds, in turn with the others,
-#                          and compare p99 and CPU with it
+#                          and compare p99 and CPU with it (with WEBSOCKET=1:
+#                          both of its transports, in a table of their own)
 #   CONFIG=file            transitiond's config instead of the generated one
 #                          (which is the default `back`, frame_rate = 240 and
-#                          [server] max_clients = 2000)
+#                          [server] max_clients, max_websocket_clients and
+#                          max_clients_per_peer = 2000)
 #   LINE_BYTES=N           the floor's line size (default: transitiond's mean
 #                          `changed` line with the stamp, else 152)
 #   DOC=file               also write the table into this file, between its

@@ -4,7 +4,9 @@ import Glibc
 
 /// The server's listening Unix stream socket: bound at the socket path
 /// (no one but the owner can connect before its mode is set), listening with
-/// a deep queue, non-blocking. `ConnectionAcceptor` takes its connections.
+/// a deep queue, non-blocking. The server accepts on it with NIO
+/// (`ServerBootstrap.withBoundSocket`, as on a socket the service manager
+/// passes).
 enum ListeningSocket {
     /// Binds and listens at `path` (which `SocketFile.prepare` made free),
     /// the file made with `mode` by the umask around `bind` — never by a

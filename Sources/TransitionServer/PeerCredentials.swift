@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import NIOCore
 
 /// Who is at the other end of a Unix socket: the kernel's `SO_PEERCRED`
 /// (pid, uid, gid) plus the process's supplementary groups.
@@ -47,6 +48,22 @@ struct KernelPeerCredentials: Sendable {
     var gid: UInt32 = 0
     /// `SO_PEERCRED` on Linux.
     static let option: CInt = 17
+}
+
+extension PeerCredentials {
+    /// The kernel's `SO_PEERCRED` of a Unix socket channel's peer (one
+    /// `getsockopt` on its descriptor, through NIO's `SocketOptionProvider`;
+    /// called on the channel's loop, where it completes at once); nil for a
+    /// channel that has no such socket (an `EmbeddedChannel`, TCP) or a
+    /// peer the kernel cannot tell.
+    static func kernelCredentials(of channel: Channel) -> KernelPeerCredentials? {
+        guard let provider = channel as? SocketOptionProvider else { return nil }
+        var credentials: KernelPeerCredentials?
+        provider.unsafeGetSocketOption(level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(KernelPeerCredentials.option))
+            .assumeIsolated()
+            .whenSuccess { (value: KernelPeerCredentials) in credentials = value }
+        return credentials
+    }
 }
 
 /// Who may send the commands that change state (`run`, `drive`, `release`,

@@ -23,18 +23,9 @@ public struct ClientID: Hashable, Comparable, Sendable, CustomStringConvertible 
 /// connections into the machine's inputs; nothing else is per transport.
 public enum ClientTransport: String, Sendable, Equatable {
     case unixSocket = "unix"
-    /// WebSocket text messages over TCP (one line a message).
+    /// WebSocket text messages over TCP (one line a message: the
+    /// channel's handler frames each line of what it is given).
     case webSocket = "websocket"
-
-    /// Whether a caught-up client's lines may go out with one direct
-    /// `send(2)`: a Unix socket's may; a WebSocket's need framing, so all
-    /// of them go through the client's channel.
-    public var writesDirectly: Bool {
-        switch self {
-        case .unixSocket: return true
-        case .webSocket: return false
-        }
-    }
 }
 
 /// One engine event's line, encoded once for every client.
@@ -73,13 +64,13 @@ public struct EngineRequest: Sendable, Equatable {
 /// further inputs. An input that makes no sense in the current state is
 /// logged at error level with the state and otherwise ignored.
 ///
-/// Writes to a client go one of two ways. While it is caught up (nothing
-/// handed to its channel unwritten, nothing queued), a batch of lines is
-/// one `send` action: the executor writes it with one `send(2)` and reports
-/// only a short write (`sendFellShort`). The rest of a short write, and
-/// every later line, goes to the channel (`handToChannel`), which waits
-/// for the socket to drain and reports each completed write
-/// (`channelWrote`). While the channel holds `highWater` bytes or more,
+/// Every write to a client goes through its channel, on either transport.
+/// While it is caught up (nothing handed to its channel unwritten, nothing
+/// queued), a batch of lines is one `send` action: the executor writes and
+/// flushes it at once and reports it only if the channel could not write
+/// it all (`sendFellShort`: the channel holds it). Every later line is
+/// handed to the channel (`handToChannel`), which waits for the socket to
+/// drain; each of those writes is reported when done (`channelWrote`). While the channel holds `highWater` bytes or more,
 /// lines wait in the client's outbox, where `changed`/`animating` lines of
 /// a transition coalesce to the newest; past `backlogLimit` bytes the
 /// client gets a final `backlog` error and is closed.
@@ -197,7 +188,7 @@ public struct ServerStateMachine: Sendable {
 
     /// How a client's lines are written now.
     public enum WriteMode: Sendable, Equatable {
-        /// Its channel holds nothing: a line may go out with one direct `send`.
+        /// Its channel holds nothing: a batch may go out as one `send`.
         case direct
         /// Its channel holds `writes` buffers of `bytes` bytes not yet
         /// written: later lines go after them (through the channel, or the
@@ -222,9 +213,8 @@ public struct ServerStateMachine: Sendable {
             let via = transport == .unixSocket ? "" : "\(transport.rawValue), "
             return peer.map { "\(id) (\(via)\($0))" } ?? (via.isEmpty ? id.description : "\(id) (\(transport.rawValue))")
         }
-        /// Its lines may go out with one direct `send`: nothing pending, and
-        /// a transport that writes directly.
-        var isCaughtUp: Bool { transport.writesDirectly && writeMode == .direct && outbox.isEmpty }
+        /// Its lines may go out as one `send` a batch: nothing pending.
+        var isCaughtUp: Bool { writeMode == .direct && outbox.isEmpty }
         /// Bytes its channel holds, not yet written.
         var channelBytes: Int {
             switch writeMode {
@@ -282,18 +272,17 @@ public struct ServerStateMachine: Sendable {
 
     /// What the executor is to do.
     public enum Action: Sendable, Equatable {
-        /// Write these bytes to each of these clients with one direct
-        /// `send(2)` each; report anything short of all of them with
-        /// `sendFellShort`.
+        /// Write and flush these bytes to each of these clients' channels
+        /// (one write each); report one the channel could not write at once
+        /// with `sendFellShort`.
         case send([ClientID], ByteBuffer)
         /// Queue these bytes on the client's channel; report with `channelWrote`.
         case handToChannel(ClientID, ByteBuffer)
         /// Flush what was handed to the client's channel.
         case flush(ClientID)
-        /// Write these last lines after whatever the channel holds (directly
-        /// first if `direct`: the channel holds nothing), then close the
+        /// Write these last lines after whatever the channel holds, then close the
         /// connection once written or after a bound. The client gets nothing more.
-        case closeAfterWriting(ClientID, [ByteBuffer], direct: Bool)
+        case closeAfterWriting(ClientID, [ByteBuffer])
         /// Close the connection now.
         case close(ClientID)
         /// Carry out an engine command; report with `commandCompleted`.
@@ -406,7 +395,7 @@ public struct ServerStateMachine: Sendable {
                     clients[i].phase = .closing
                     var rest: [ByteBuffer] = []
                     while let line = clients[i].outbox.next() { rest.append(line) }
-                    actions.append(.closeAfterWriting(clients[i].id, rest, direct: clients[i].writeMode == .direct))
+                    actions.append(.closeAfterWriting(clients[i].id, rest))
                 case .closing:
                     continue
                 }
@@ -531,7 +520,7 @@ public struct ServerStateMachine: Sendable {
                     statistics.refusedFull += 1
                     actions.append(.logRefusal(.warning, identity, perPeerRefusal(transport, identity)))
                     clients[i].phase = .closing
-                    actions.append(.closeAfterWriting(id, [perPeerError(transport)], direct: clients[i].writeMode == .direct))
+                    actions.append(.closeAfterWriting(id, [perPeerError(transport)]))
                     return
                 }
             }
@@ -600,10 +589,8 @@ public struct ServerStateMachine: Sendable {
         if clients[i].writeMode != mode && clients[i].phase == .open { actions.append(.flush(id)) }
     }
 
-    /// A direct `send` wrote only part of its bytes, and the executor has
-    /// handed the rest (`bytes` bytes, possibly all of them: the socket was
-    /// full, or the peer is gone) to the client's channel at once, so that
-    /// nothing queued behind it can overtake it. From now on the client's
+    /// A `send`'s write (`bytes` bytes) is held by the client's channel:
+    /// the socket could not take it all at once. From now on the client's
     /// lines go after what the channel holds; `channelWrote` reports it done.
     public mutating func sendFellShort(_ id: ClientID, bytes: Int, into actions: inout [Action]) {
         guard let i = index(of: id) else { return bug("short send to unknown \(id)", &actions) }
@@ -942,7 +929,7 @@ public struct ServerStateMachine: Sendable {
         return all
     }
 
-    /// One line to one open client, in order: sent directly when it is
+    /// One line to one open client, in order: a `send` of its own when it is
     /// caught up, else to the channel while it has room, else to the
     /// outbox. False if the client overflowed and is being closed.
     @discardableResult
@@ -1001,7 +988,7 @@ public struct ServerStateMachine: Sendable {
     /// dropped: the client is being cut off), then the connection closes.
     private mutating func closeWithError(at i: Int, _ line: ByteBuffer, into actions: inout [Action]) {
         clients[i].phase = .closing
-        actions.append(.closeAfterWriting(clients[i].id, [line], direct: clients[i].writeMode == .direct))
+        actions.append(.closeAfterWriting(clients[i].id, [line]))
     }
 
     // MARK: Helpers

@@ -46,13 +46,9 @@ public final class TransitionServer: @unchecked Sendable {
     /// leaves (on the loop): the service manager's status line follows it
     /// without a timer, so an idle daemon never wakes.
     public var clientCountChanged: ((Int) -> Void)?
-    /// Clients whose direct send fell short while the queue was being
-    /// performed: a later `send` queued for them before the machine knew
-    /// goes to their channel at once too, to keep the order of their bytes.
-    private var fellShort: Set<ClientID> = []
-
     var connections = ConnectionTable()
-    var acceptor: ConnectionAcceptor?
+    /// The Unix socket's listening channel, once bound.
+    var unixListener: Channel?
     /// The WebSocket transport's listening channel, its port once bound
     /// (the page's own origin names it), and its connections still in
     /// plain HTTP (not clients yet).
@@ -117,7 +113,7 @@ public final class TransitionServer: @unchecked Sendable {
             try bindAndListen()
             for announce in announcements { announce() }
         } catch {
-            let listeners = try? loop.submit({ [self] in [webSocketListener.take(), metricsListener.take()] }).wait()
+            let listeners = try? loop.submit({ [self] in [webSocketListener.take(), metricsListener.take(), unixListener.take()] }).wait()
             for listener in (listeners ?? []).compactMap({ $0 }) {
                 try? listener.close().wait()
             }
@@ -155,7 +151,6 @@ public final class TransitionServer: @unchecked Sendable {
             perform(action)
         }
         queue.removeAll(keepingCapacity: queue.capacity <= 4096)
-        if !fellShort.isEmpty { fellShort.removeAll(keepingCapacity: true) }
         performing = false
     }
 
@@ -203,7 +198,6 @@ public final class TransitionServer: @unchecked Sendable {
     func clientGone(_ id: ClientID) {
         guard let connection = connections.remove(id) else { return }
         connection.closeDeadline?.cancel()
-        connection.direct?.close()
         input { $0.clientGone(id, into: &$1) }
         clientCountChanged?(machine.clientCount)
     }
@@ -215,35 +209,20 @@ public final class TransitionServer: @unchecked Sendable {
         case .send(let ids, let bytes):
             for id in ids {
                 guard let connection = connections[id] else { continue }
-                defer { if latencyStart != nil { latencyMeasured() } }
-                guard let direct = connection.direct, fellShort.isEmpty || !fellShort.contains(id) else {
-                    sendFellShort(id, rest: bytes)
-                    continue
-                }
-                switch direct.send(bytes) {
-                case .all:
-                    continue
-                case .some(let written):
-                    var rest = bytes
-                    rest.moveReaderIndex(forwardBy: written)
-                    sendFellShort(id, rest: rest)
-                case .none:
-                    // Full (EAGAIN) or failed (the peer left): the channel
-                    // waits for room, or fails the write and closes.
-                    sendFellShort(id, rest: bytes)
-                }
+                write(bytes, to: connection, caughtUp: true)
+                if latencyStart != nil { latencyMeasured() }
             }
         case .handToChannel(let id, let bytes):
             guard let connection = connections[id] else { return }
-            writeToChannel(connection, bytes)
+            write(bytes, to: connection, caughtUp: false)
             if latencyStart != nil { latencyMeasured() }
         case .flush(let id):
             guard let connection = connections[id], connection.needsFlush else { return }
             connection.needsFlush = false
             connection.channel?.flush()
-        case .closeAfterWriting(let id, let lines, let direct):
+        case .closeAfterWriting(let id, let lines):
             guard let connection = connections[id] else { return }
-            closeAfterWriting(connection, lines, direct: direct && !fellShort.contains(id))
+            closeAfterWriting(connection, lines)
         case .close(let id):
             guard let connection = connections[id] else { return }
             if let channel = connection.channel {
@@ -286,9 +265,7 @@ public final class TransitionServer: @unchecked Sendable {
             let lines = eventBuffer.map(encodeLine)
             input { $0.inputStopped(lines, into: &$1) }
         case .stopAccepting:
-            let unix = acceptor?.stop(on: loop) ?? loop.makeSucceededVoidFuture()
-            acceptor = nil
-            let stopped = unix.and(stopAcceptingWebSockets()).and(stopAcceptingMetrics())
+            let stopped = stopAcceptingUnix().and(stopAcceptingWebSockets()).and(stopAcceptingMetrics())
             stopped.whenComplete { [self] _ in input { $0.acceptorStopped(into: &$1) } }
         case .removeSocketFile:
             SocketFile.remove(options.socketPath)
@@ -385,28 +362,31 @@ public final class TransitionServer: @unchecked Sendable {
         }
     }
 
-    /// What a direct send did not write goes to the channel now (before any
-    /// action queued behind it), and the machine is told.
-    private func sendFellShort(_ id: ClientID, rest: ByteBuffer) {
-        guard let connection = connections[id], connection.channel != nil else { return }
-        fellShort.insert(id)
-        // The machine hears first: a channel (a WebSocket's always) may
-        // write at once, inside `flush`, and report it done right away.
-        let count = rest.readableBytes
-        input { $0.sendFellShort(id, bytes: count, into: &$1) }
-        writeToChannel(connection, rest)
-        connection.channel?.flush()
-        connection.needsFlush = false
-    }
-
-    /// Queues bytes on the client's channel; the machine hears when they are
-    /// written (or failed).
-    private func writeToChannel(_ connection: ClientConnection, _ bytes: ByteBuffer) {
+    /// The one write path, for both transports: `bytes` go to the client's
+    /// channel, after whatever it holds, so no bookkeeping keeps their
+    /// order.
+    ///
+    /// A caught-up client's batch (`send`) is one `writeAndFlush`, and the
+    /// machine hears of it only if the channel could not write it at once
+    /// (the socket is full: `sendFellShort`, then `channelWrote` when it
+    /// is written or failed); a write that fails at once closes the
+    /// channel, and `clientGone` follows. Any other write (`handToChannel`)
+    /// the machine counted already: it is flushed by a later `flush`, and
+    /// reported with `channelWrote`. Completions come in the order of the
+    /// writes; `writingAtOnce` tells a batch's own completion, inside its
+    /// `writeAndFlush`, from a later one.
+    private func write(_ bytes: ByteBuffer, to connection: ClientConnection, caughtUp: Bool) {
         guard let channel = connection.channel else { return }
         let id = connection.id
         let count = bytes.readableBytes
+        let number = connection.writes
+        connection.writes &+= 1
         let written = loop.makePromise(of: Void.self)
-        written.futureResult.whenComplete { [self] result in
+        written.futureResult.assumeIsolatedUnsafeUnchecked().whenComplete { [self] result in
+            if caughtUp && connection.writingAtOnce == number {
+                connection.writingAtOnce = nil
+                return
+            }
             let ok: Bool
             switch result {
             case .success: ok = true
@@ -414,30 +394,33 @@ public final class TransitionServer: @unchecked Sendable {
             }
             input { $0.channelWrote(id, bytes: count, ok: ok, into: &$1) }
         }
-        connection.needsFlush = true
-        channel.write(bytes, promise: written)
+        guard caughtUp else {
+            connection.needsFlush = true
+            channel.write(bytes, promise: written)
+            return
+        }
+        connection.writingAtOnce = number
+        channel.writeAndFlush(bytes, promise: written)
+        connection.needsFlush = false
+        guard connection.writingAtOnce == number else { return }   // written (or failed) at once
+        connection.writingAtOnce = nil
+        // Held by the channel: from now on the client's lines go after it.
+        input { $0.sendFellShort(id, bytes: count, into: &$1) }
     }
 
-    /// Writes the last lines after whatever the channel holds (the socket
-    /// first if it holds nothing), then closes the connection once they are
-    /// written, or after 1 s.
-    private func closeAfterWriting(_ connection: ClientConnection, _ lines: [ByteBuffer], direct: Bool) {
+    /// Writes the last lines after whatever the channel holds, then closes
+    /// the connection once they are written, or after 1 s.
+    private func closeAfterWriting(_ connection: ClientConnection, _ lines: [ByteBuffer]) {
         guard let channel = connection.channel else {
             connection.closeWhenActive = true
             return
         }
         var rest = ByteBuffer()
         for line in lines { rest.writeImmutableBuffer(line) }
-        if direct, let descriptor = connection.direct, rest.readableBytes > 0 {
-            switch descriptor.send(rest) {
-            case .all: rest.clear()
-            case .some(let written): rest.moveReaderIndex(forwardBy: written)
-            case .none: break
-            }
-        }
         let written = channel.writeAndFlush(rest)
+        connection.needsFlush = false
         connection.closeDeadline = loop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
-        written.whenComplete { _ in
+        written.assumeIsolatedUnsafeUnchecked().whenComplete { _ in
             connection.closeDeadline?.cancel()
             channel.close(promise: nil)
         }
@@ -495,23 +478,24 @@ struct ConnectionTable {
     }
 }
 
-/// The I/O handles of one client, as the executor holds them: the NIO
-/// channel (which reads its commands and takes over the writes of a client
-/// that falls behind) and, where the transport has one, a descriptor for
-/// direct writes (without it, every write goes through the channel).
+/// The I/O handle of one client, as the executor holds it: its NIO
+/// channel, which reads its commands and writes everything it gets.
 /// Confined to the server's event loop.
 final class ClientConnection {
     let id: ClientID
-    let direct: ConnectionDescriptor?
     var channel: Channel?
     var needsFlush = false
+    /// Writes handed to the channel so far (numbers them).
+    var writes = 0
+    /// The caught-up batch being written now, until its write completes
+    /// inside its own `writeAndFlush`.
+    var writingAtOnce: Int?
     /// Closed before its channel was active (shutdown during set-up).
     var closeWhenActive = false
     var closeDeadline: Scheduled<Void>?
 
-    init(id: ClientID, direct: ConnectionDescriptor?) {
+    init(id: ClientID) {
         self.id = id
-        self.direct = direct
     }
 }
 

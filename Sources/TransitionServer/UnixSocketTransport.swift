@@ -8,11 +8,21 @@ import NIOPosix
 // MARK: The Unix socket transport
 
 /// The Unix socket as a transport of the server: binding (replacing a stale
-/// socket file, refusing a live one), the acceptor thread, and each
-/// connection turned into the machine's inputs — admitted or refused, set
-/// up as a NIO channel (which reads its commands) with a duplicate
-/// descriptor for direct writes, active, bytes, gone.
+/// socket file, refusing a live one) or adopting the service manager's
+/// listening socket, accepting with NIO's `ServerBootstrap` on the server's
+/// loop, and each connection turned into the machine's inputs — admitted
+/// (by its peer's uid, `SO_PEERCRED`) or refused, active, bytes, gone. Every
+/// byte a client gets goes through its channel (`TransitionServer.perform`).
+///
+/// Accepting is bounded per turn of the loop (`acceptsPerRead` connections
+/// per readiness of the listening socket), so a connect flood waits in the
+/// kernel's listen queue (4096 deep) instead of in the loop, where it
+/// would use up descriptors and delay everything else, shutdown included;
+/// out of descriptors, accepting backs off for 100 ms at a time.
 extension TransitionServer {
+    /// Connections accepted per readiness of the listening socket.
+    static let acceptsPerRead: UInt = 16
+
     func bindAndListen() throws {
         let listening: CInt
         let owned = options.inheritedListener == nil
@@ -29,26 +39,20 @@ extension TransitionServer {
             try SocketFile.prepare(options.socketPath)
             listening = try ListeningSocket.open(path: options.socketPath, mode: options.socketMode, backlog: 4096)
         }
-        let acceptor: ConnectionAcceptor
+        let listener: Channel
         do {
-            acceptor = try ConnectionAcceptor(listening: listening, path: options.socketPath, logger: logger) { [self] fds in
-                loop.execute { [self] in
-                    fds.forEach(connectionArrived)
-                    self.acceptor?.registered(fds.count)
-                }
-            }
+            listener = try unixBootstrap().withBoundSocket(listening).wait()
         } catch {
-            Glibc.close(listening)
+            // (The bootstrap closes the socket once it made a channel of it.)
             if owned { SocketFile.remove(options.socketPath) }
-            throw error
+            throw SocketPathError(kind: .system, path: options.socketPath, message: "cannot accept on it: \(error)")
         }
-        // Installed and started on the loop, so that a shutdown (a signal
-        // during start-up) comes either before — and the machine stops it
-        // again at once — or after.
+        // Accepting starts on the loop, with the machine listening, so that
+        // a shutdown (a signal during start-up) comes either before — and
+        // the machine stops it again at once — or after.
         do {
             try loop.submit { [self] in
-                try acceptor.start(on: loop)
-                self.acceptor = acceptor
+                unixListener = listener
                 if owned {
                     logger.info("serving \(options.socketPath) (mode \(String(options.socketMode, radix: 8)))")
                 } else {
@@ -56,79 +60,106 @@ extension TransitionServer {
                 }
                 input { $0.listening(into: &$1) }
                 hostMayEmit()
+                listener.setOption(.autoRead, value: true).whenSuccess { listener.read() }
                 startAcceptingWebSockets()
                 startAcceptingMetrics()
             }.wait()
         } catch {
-            _ = acceptor.stop(on: loop)
+            listener.close(promise: nil)
             if owned { SocketFile.remove(options.socketPath) }
             throw error
         }
     }
 
-    /// A connection from the Unix socket's acceptor: admitted (wrapped in a
-    /// NIO channel that reads its commands, with a duplicate descriptor for
-    /// direct writes) or refused with one `send` and a close.
-    func connectionArrived(_ fd: CInt) {
-        // Its uid (one `getsockopt`), for the per-peer limit before it costs a channel.
-        switch admit(.unixSocket, from: ConnectionDescriptor.peerUID(of: fd).map(PeerIdentity.uid)) {
-        case .refuse(let line, _):
-            let refused = ConnectionDescriptor(fd)
-            if let line { _ = refused.send(line) }
-            refused.close()
-        case .admit(let id):
-            let duplicate = fcntl(fd, F_DUPFD_CLOEXEC, 0)
-            guard duplicate >= 0 else {
-                logger.warning("dropped a connection: cannot duplicate its descriptor: \(String(cString: strerror(errno)))")
-                Glibc.close(fd)
-                input { $0.clientGone(id, into: &$1) }
-                return
+    /// The listener's bootstrap: not reading until the machine listens, a
+    /// bounded number of accepts per turn, a back-off when out of
+    /// descriptors, and each connection's channel set up for a client.
+    private func unixBootstrap() -> ServerBootstrap {
+        ServerBootstrap(group: loop)
+            .serverChannelOption(.autoRead, value: false)
+            .serverChannelOption(.maxMessagesPerRead, value: Self.acceptsPerRead)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        AcceptBackoffHandler(shouldForwardIOErrorCaught: false, backoffProvider: { _ in .milliseconds(100) }))
+                }
             }
-            let connection = ClientConnection(id: id, direct: ConnectionDescriptor(duplicate))
-            connections[id] = connection
-            ClientBootstrap(group: loop)
-                .channelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
-                .channelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 1024, maximum: 65536))
-                .channelInitializer { [self] channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(ClientHandler(server: self, id: id))
-                    }
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
+            .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 1024, maximum: 65536))
+            .childChannelInitializer { [self] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(UnixClientHandler(server: self))
                 }
-                .withConnectedSocket(fd)
-                .whenFailure { [self] error in
-                    logger.warning("dropped a connection: \(error)")
-                    clientGone(id)
-                }
-        }
+            }
     }
 
+    /// The machine listens and the input starts, with no listener bound:
+    /// for connections whose channels are made elsewhere (the transport's
+    /// tests, on `EmbeddedChannel`s with a `UnixClientHandler`). On the loop.
+    func listenWithoutSocket() {
+        loop.assertInEventLoop()
+        input { $0.listening(into: &$1) }
+        hostMayEmit()
+    }
+
+    /// Closes the Unix socket's listener (the service manager's socket too:
+    /// its file stays).
+    func stopAcceptingUnix() -> EventLoopFuture<Void> {
+        closeListener(unixListener.take())
+    }
+
+    /// A connection on the Unix socket is up: admitted (by its peer's uid,
+    /// before it gets anything) or refused with its line and a close.
+    /// `admitted` is told its client before it gets `hello` (whose write
+    /// may fail at once and close the channel: its handler must know whose
+    /// it is by then).
+    func unixConnectionActive(_ channel: Channel, admitted: (ClientID) -> Void) {
+        let kernel = PeerCredentials.kernelCredentials(of: channel)
+        switch admit(.unixSocket, from: kernel.map { PeerIdentity.uid($0.uid) }) {
+        case .refuse(let line, _):
+            guard let line else {
+                channel.close(promise: nil)
+                return
+            }
+            channel.writeAndFlush(line).whenComplete { _ in channel.close(promise: nil) }
+        case .admit(let id):
+            connections[id] = ClientConnection(id: id)
+            admitted(id)
+            let peer = kernel.map {
+                PeerCredentials(pid: $0.pid, uid: $0.uid, gid: $0.gid, groups: PeerCredentials.supplementaryGroups(of: $0.pid))
+            }
+            clientActive(id, channel: channel, peer: peer)
+        }
+    }
 }
 
-/// The pipeline handler of one Unix-socket client: turns its channel's
-/// events into the server's inputs (active → `hello`, bytes → commands,
-/// inactive → gone).
-final class ClientHandler: ChannelInboundHandler {
+/// The pipeline handler of one Unix-socket connection: turns its channel's
+/// events into the server's inputs (active → admitted and `hello`, bytes →
+/// commands, inactive → gone).
+final class UnixClientHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
     private let server: TransitionServer
-    private let id: ClientID
+    /// Its client, once admitted.
+    private var id: ClientID?
 
-    init(server: TransitionServer, id: ClientID) {
+    init(server: TransitionServer) {
         self.server = server
-        self.id = id
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        server.clientActive(id, channel: context.channel, peer: server.connections[id]?.direct?.peerCredentials())
+        server.unixConnectionActive(context.channel) { id = $0 }
         context.fireChannelActive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard let id else { return }
         server.received(id, unwrapInboundIn(data))
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        server.clientGone(id)
+        if let id { server.clientGone(id) }
+        id = nil
         context.fireChannelInactive()
     }
 
@@ -136,5 +167,3 @@ final class ClientHandler: ChannelInboundHandler {
         context.close(promise: nil)
     }
 }
-
-

@@ -155,7 +155,7 @@ extension TransitionServer {
             try operations.addHandler(handler)
             handler.refuse(line: line, code: full ? .init(codeNumber: 1013) : .goingAway)
         case .admit(let id):
-            connections[id] = ClientConnection(id: id, direct: nil)
+            connections[id] = ClientConnection(id: id)
             try operations.addHandler(webSocketHandler(id: id))
             let peer = LoopbackPeer.Endpoint(channel.remoteAddress).flatMap { remote in
                 LoopbackPeer.Endpoint(channel.localAddress).flatMap { LoopbackPeer.credentials(peer: remote, local: $0) }
