@@ -2,8 +2,10 @@
 import PackageDescription
 
 // Dependency arrows point one way:
-//   transitiond (CLI) → LiveInput → EngineDriving → TransitionServer → EventStream → TransitionEngine
-//   transitiond (CLI) → DaemonMetrics → TransitionServer (its counts) and swift-metrics/swift-prometheus
+//   transitiond (CLI) → TransitionServer, LiveInput, EngineDriving, DaemonMetrics → ServerPorts → TransitionEngine
+//   (the server and its engine hosts and metrics meet at ServerPorts: none of them depends on another)
+//   TransitionServer → EventStream → TransitionEngine; LiveInput → EngineDriving (the engine's time on a loop)
+//   DaemonMetrics → swift-metrics/swift-prometheus
 //   transitiond (CLI) → Recordings / TransitionConfig / Replay → TransitionEngine; transitiond (CLI) → StreamClient
 //   TransitionServer / EventStream / StreamClient → WireProtocol → WireFormat (the wire knows no engine:
 //   EventStream maps the engine's types to the wire's)
@@ -52,8 +54,11 @@ let package = Package(
         // The client side of the socket: a state mirror, a blocking connection, the socket path.
         .target(name: "StreamClient", dependencies: ["Clocks", "WireProtocol"]),
         // The socket server: its state machine, the executor on one loop, the Unix socket transport.
+        // What the server and the rest of the daemon exchange: the engine host's protocol (commands
+        // in, events out, its status), and the counts that metrics read. No I/O.
+        .target(name: "ServerPorts", dependencies: ["TransitionEngine", "WireProtocol"]),
         .target(name: "TransitionServer", dependencies: [
-            "Clocks", "SystemSupport", "TransitionEngine", "EventStream", "WireProtocol",
+            "Clocks", "SystemSupport", "TransitionEngine", "EventStream", "WireProtocol", "ServerPorts",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -63,7 +68,7 @@ let package = Package(
         ]),
         // Engine time on an event loop (one driver for replay and live input), and the replay's host.
         .target(name: "EngineDriving", dependencies: [
-            "Clocks", "Replay", "TransitionEngine", "TransitionServer",
+            "Clocks", "Replay", "TransitionEngine", "ServerPorts",
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
         // libevdev (apt libevdev-dev) as a C module: devices, reading, uinput.
@@ -77,14 +82,14 @@ let package = Package(
         .target(name: "EvdevInput", dependencies: ["CLibevdev", "Clocks", "SystemSupport", "TransitionEngine"]),
         // Live input served: the device host of the socket server.
         .target(name: "LiveInput", dependencies: [
-            "Clocks", "EngineDriving", "EvdevInput", "Recordings", "TouchFilter", "TransitionServer", "TransitionEngine",
+            "Clocks", "EngineDriving", "EvdevInput", "Recordings", "TouchFilter", "ServerPorts", "TransitionEngine",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Prometheus metrics (swift-metrics with the swift-prometheus backend): the server's, the
         // host's and the engine's counts, published at each scrape.
         .target(name: "DaemonMetrics", dependencies: [
-            "TransitionEngine", "TransitionServer",
+            "TransitionEngine", "ServerPorts",
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
@@ -93,7 +98,7 @@ let package = Package(
             .embedInCode("index.html"), .embedInCode("transitiond.js"), .embedInCode("transitiond.d.ts"),
         ]),
         .executableTarget(name: "transitiond", dependencies: [
-            "TransitionEngine", "Recordings", "TransitionConfig", "EventStream", "Replay", "TransitionServer",
+            "TransitionEngine", "Recordings", "TransitionConfig", "EventStream", "Replay", "TransitionServer", "ServerPorts",
             "StreamClient", "EvdevInput", "LiveInput", "Clocks", "EngineDriving", "SystemSupport", "WireProtocol",
             "ServiceManager", "WebAssets", "TouchFilter", "ReplayPlot", "DaemonMetrics",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -132,7 +137,7 @@ let package = Package(
         .testTarget(name: "ReplayPlotTests", dependencies: ["ReplayPlot"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "TransitionEngine", "TestSupport"]),
         .testTarget(name: "TransitionServerTests", dependencies: [
-            "TransitionServer", "TransitionEngine", "WireProtocol", "TestSupport",
+            "TransitionServer", "ServerPorts", "TransitionEngine", "WireProtocol", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -140,7 +145,7 @@ let package = Package(
             .product(name: "NIOWebSocket", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "DaemonMetricsTests", dependencies: ["DaemonMetrics", "TransitionServer", "TransitionEngine"]),
+        .testTarget(name: "DaemonMetricsTests", dependencies: ["DaemonMetrics", "ServerPorts", "TransitionEngine"]),
         .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "TransitionEngine", "WireProtocol"]),
         .testTarget(name: "TransitionConfigTests", dependencies: ["TransitionConfig", "TransitionEngine", "TestSupport"]),
         .testTarget(name: "WireFormatTests", dependencies: ["WireFormat", "TestSupport"]),
@@ -150,7 +155,7 @@ let package = Package(
         .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "WireFormat", "TestSupport"]),
         .testTarget(name: "StreamClientTests", dependencies: ["StreamClient", "WireProtocol", "TestSupport"]),
         .testTarget(name: "EvdevInputTests", dependencies: [
-            "EvdevInput", "LiveInput", "Clocks", "CLibevdev", "TransitionEngine", "Recordings", "TransitionServer", "TestSupport",
+            "EvdevInput", "LiveInput", "Clocks", "CLibevdev", "TransitionEngine", "Recordings", "TransitionServer", "ServerPorts", "TestSupport",
             "TransitionConfig", "TouchFilter", "Replay", "SystemSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,7 +1,7 @@
 import CoreMetrics
 import Prometheus
 import TransitionEngine
-import TransitionServer
+import ServerPorts
 
 /// The daemon's Prometheus metrics, through swift-metrics with the
 /// swift-prometheus backend: a registry of its own (no global bootstrap,

@@ -2,7 +2,7 @@ import Clocks
 import NIOCore
 import Replay
 import TransitionEngine
-import TransitionServer
+import ServerPorts
 
 /// Serves a replay: steps a `ReplaySession` on the event loop when each
 /// step is due on its driver's timeline — paced on `CLOCK_MONOTONIC` at a

@@ -55,7 +55,7 @@ extension TransitionInfo {
 }
 
 extension InputStatus {
-    /// A host's `"input":…` fields (`InputStatusReporting`), nil without them.
+    /// A host's `"input":…` fields (`EngineHost.inputStatus`), nil without them.
     init?(_ fields: [(key: String, value: String)]) {
         guard let state = fields.first(where: { $0.key == "input" })?.value else { return nil }
         func field(_ key: String) -> String? { fields.first { $0.key == key }?.value }

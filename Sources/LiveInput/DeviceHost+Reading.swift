@@ -1,6 +1,6 @@
 import EvdevInput
 import TransitionEngine
-import TransitionServer
+import ServerPorts
 
 /// What the host says of the input, read from the machine (on the loop),
 /// and the settings the CLI gives before `start`, kept by the machine.

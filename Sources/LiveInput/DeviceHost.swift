@@ -4,7 +4,7 @@ import Logging
 import NIOCore
 import EvdevInput
 import TransitionEngine
-import TransitionServer
+import ServerPorts
 
 /// Serves a live touchscreen (`transitiond run`): the executor of a
 /// `LiveInputMachine` on the server's event loop. It takes the input
@@ -18,7 +18,7 @@ import TransitionServer
 /// Engine time is the input's clock, `CLOCK_MONOTONIC` seconds: the
 /// driver's timeline (a manual clock in tests); a command runs at the
 /// driver's time now.
-public final class DeviceHost<C: SchedulingClock>: EngineHost, InputStatusReporting, @unchecked Sendable {
+public final class DeviceHost<C: SchedulingClock>: EngineHost, @unchecked Sendable {
     public typealias Counters = LiveInputMachine.Counters
 
     let loop: EventLoop

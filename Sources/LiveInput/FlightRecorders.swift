@@ -1,7 +1,7 @@
 import EvdevInput
 import Recordings
 import TransitionEngine
-import TransitionServer
+import ServerPorts
 
 /// Every panel's flight recorder (`[input] flight_recorder`), as the
 /// executor keeps them: the rings hold memory by reference, so they stay

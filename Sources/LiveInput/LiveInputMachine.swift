@@ -1,6 +1,6 @@
 import EvdevInput
 import TransitionEngine
-import TransitionServer
+import ServerPorts
 
 /// The live input's rules as a value: which panels are attached, each one's
 /// frame assembler and geometry, resyncs after `SYN_DROPPED`, what a lost

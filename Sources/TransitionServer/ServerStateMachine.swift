@@ -3,6 +3,7 @@ import EventStream
 import NIOCore
 import TransitionEngine
 import WireProtocol
+import ServerPorts
 
 /// A client of the server, as the state machine and its executor name it.
 /// Numbers rise from 1 in the order connections arrive and are never
@@ -17,15 +18,6 @@ public struct ClientID: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
     public static func < (a: ClientID, b: ClientID) -> Bool { a.number < b.number }
     public var description: String { "client \(number)" }
-}
-
-/// How a client is connected. Each transport is an adapter that turns its
-/// connections into the machine's inputs; nothing else is per transport.
-public enum ClientTransport: String, Sendable, Equatable {
-    case unixSocket = "unix"
-    /// WebSocket text messages over TCP (one line a message: the
-    /// channel's handler frames each line of what it is given).
-    case webSocket = "websocket"
 }
 
 /// One engine event's line, encoded once for every client.

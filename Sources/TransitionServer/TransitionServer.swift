@@ -9,6 +9,7 @@ import EventStream
 import WireProtocol
 import Clocks
 import Dispatch
+import ServerPorts
 
 /// The socket server (design "Socket"): the executor of `ServerStateMachine`
 /// on one event loop. It feeds the machine its inputs — connections from
@@ -180,7 +181,7 @@ public final class TransitionServer: @unchecked Sendable {
             return
         }
         writer.reset()
-        encoder.hello(active: host.snapshot(), seq: host.lastSeq, input: host.helloExtra, geometry: host.geometry, devices: host.helloDevices, into: writer)
+        encoder.hello(active: host.snapshot(), seq: host.lastSeq, input: host.inputStatus, geometry: host.geometry, devices: host.inputDevices, into: writer)
         let hello = ReplyLines.buffer(writer)
         // Who it is for the per-peer limit: its uid, else (a WebSocket peer
         // the kernel could not tell) its address. A Unix socket's client
@@ -243,7 +244,7 @@ public final class TransitionServer: @unchecked Sendable {
             reload(requestedBy: client, id: requestID)
         case .sendState(let id, let requestID):
             writer.reset()
-            encoder.hello(type: .state, active: host.snapshot(), seq: host.lastSeq, input: host.helloExtra, geometry: host.geometry, devices: host.helloDevices, id: requestID, into: writer)
+            encoder.hello(type: .state, active: host.snapshot(), seq: host.lastSeq, input: host.inputStatus, geometry: host.geometry, devices: host.inputDevices, id: requestID, into: writer)
             let line = ReplyLines.buffer(writer)
             input { $0.answered(id, command: "state", result: nil, line, into: &$1) }
         case .sendDump(let id, let requestID):
@@ -347,7 +348,7 @@ public final class TransitionServer: @unchecked Sendable {
                 logger.notice("reload: the socket's path and mode take effect at the next start")
             }
             writer.reset()
-            encoder.hello(active: host.snapshot(), seq: host.lastSeq, input: host.helloExtra, geometry: host.geometry, devices: host.helloDevices, into: writer)
+            encoder.hello(active: host.snapshot(), seq: host.lastSeq, input: host.inputStatus, geometry: host.geometry, devices: host.inputDevices, into: writer)
             // In flight, and no transition of the new config has its name
             // (its events go by its own index): the machine ends them.
             let orphans = (host.liveTransitionCount..<host.configuration.transitions.count).filter { host.streamIndex(of: $0) == $0 }

@@ -1,5 +1,6 @@
 import DaemonMetrics
 import TransitionConfig
+import ServerPorts
 import TransitionServer
 
 /// Prometheus metrics for a served run (`run`, `replay --socket`): on unless

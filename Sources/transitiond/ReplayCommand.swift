@@ -12,6 +12,7 @@ import EventStream
 import WireProtocol
 import Replay
 import ReplayPlot
+import ServerPorts
 import TransitionServer
 
 /// `transitiond replay`: streams recorded gestures through the engine, at

@@ -6,6 +6,7 @@ import EvdevInput
 import LiveInput
 import TransitionEngine
 import ServiceManager
+import ServerPorts
 import TransitionServer
 import TouchFilter
 import TransitionConfig

@@ -5,6 +5,7 @@ import SystemSupport
 import Logging
 import NIOCore
 import NIOPosix
+import ServerPorts
 import TransitionServer
 import ServiceManager
 

@@ -1,7 +1,7 @@
 import DaemonMetrics
 import Testing
 @testable import TransitionEngine
-@testable import TransitionServer
+import ServerPorts
 
 /// The exposition `DaemonMetrics` makes of the counts it is given: names,
 /// labels, help lines, counters that follow the totals, gauges that follow

@@ -4,6 +4,7 @@ import Replay
 import TestSupport
 import Testing
 import TransitionEngine
+import ServerPorts
 import TransitionServer
 @testable import LiveInput
 @testable import EvdevInput

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import Testing
+import ServerPorts
 import TransitionEngine
 @testable import TransitionServer
 

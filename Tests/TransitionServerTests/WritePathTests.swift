@@ -7,6 +7,7 @@ import NIOEmbedded
 import NIOPosix
 import TestSupport
 import Testing
+import ServerPorts
 import TransitionEngine
 @testable import TransitionServer
 

@@ -22,19 +22,19 @@ public struct ServerStatistics: Sendable, Equatable {
     }
 
     /// Commands answered, by name and result.
-    public internal(set) var commands: [Command: Int] = [:]
+    public var commands: [Command: Int] = [:]
     /// Connections admitted as clients, by transport.
-    public internal(set) var admitted: [ClientTransport: Int] = [:]
+    public var admitted: [ClientTransport: Int] = [:]
     /// Connections refused because the daemon was full (`too-many-clients`).
-    public internal(set) var refusedFull = 0
+    public var refusedFull = 0
     /// `changed`/`animating` lines a slow client's outbox dropped for a newer one.
-    public internal(set) var coalescedLines = 0
+    public var coalescedLines = 0
     /// Clients disconnected for falling behind by more than the backlog limit.
-    public internal(set) var backlogDisconnects = 0
+    public var backlogDisconnects = 0
 
     public init() {}
 
-    mutating func count(_ name: String, _ result: ErrorCode?) {
+    public mutating func count(_ name: String, _ result: ErrorCode?) {
         commands[Command(name: name, result: result?.rawValue ?? "ok"), default: 0] += 1
     }
 }

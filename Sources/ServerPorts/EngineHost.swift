@@ -1,4 +1,3 @@
-import NIOCore
 import TransitionEngine
 
 /// What owns the engine and feeds it input — a replay now, a touchscreen
@@ -49,6 +48,13 @@ public protocol EngineHost: AnyObject {
     /// replay, when its newest step was due. Nil otherwise (animation
     /// frames of live input, commands, a replay on a manual clock).
     var emittingInputTime: Int64? { get }
+    /// The input's status for `hello` and `state`, as extra string fields
+    /// in order (e.g. `"input":"waiting"`): a touchscreen may be absent
+    /// for a while (not plugged in yet, or removed). Empty: nothing to say.
+    var inputStatus: [(key: String, value: String)] { get }
+    /// With several touchscreens selected: every attached one (`"devices"`
+    /// in `hello` and `state`); empty with one.
+    var inputDevices: [(source: Int, path: String, name: String)] { get }
 }
 
 /// One panel's last seconds of raw input, for `dump`.
@@ -73,4 +79,6 @@ extension EngineHost {
     public var statistics: HostStatistics { HostStatistics() }
     public var emittingInputTime: Int64? { nil }
     public func prepare(emit: @escaping ([TransitionEvent]) -> Void) {}
+    public var inputStatus: [(key: String, value: String)] { [] }
+    public var inputDevices: [(source: Int, path: String, name: String)] { [] }
 }
