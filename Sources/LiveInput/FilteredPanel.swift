@@ -7,14 +7,14 @@ import TransitionEngine
 /// due, goes into the output's copy events with a `write` action for the
 /// executor (no I/O here).
 struct FilteredPanel: Sendable {
-    private(set) var filter: TouchFilter
+    private(set) var filter: TouchFilterMachine
     /// The copy it writes to.
     let copy: LiveInputMachine.CopyID
     /// Reused for each frame's verdicts (no allocation per frame).
-    private var verdicts: [Int: TouchFilter.Verdict] = [:]
+    private var verdicts: [Int: TouchFilterMachine.Verdict] = [:]
 
     init(description: DeviceDescription, hold: Double, copy: LiveInputMachine.CopyID) throws(TouchFilterError) {
-        filter = try TouchFilter(device: description, hold: hold)
+        filter = try TouchFilterMachine(device: description, hold: hold)
         self.copy = copy
     }
 
@@ -27,7 +27,7 @@ struct FilteredPanel: Sendable {
     /// After a frame the engine has processed: each active slot's verdict
     /// (`verdict(slot)`), then the frames due now are written.
     mutating func decide(at time: Double, into out: inout LiveInputMachine.Output,
-                         verdict: (Int) -> TouchFilter.Verdict) {
+                         verdict: (Int) -> TouchFilterMachine.Verdict) {
         verdicts.removeAll(keepingCapacity: true)
         for slot in filter.activeSlots { verdicts[slot] = verdict(slot) }
         let start = out.copyEvents.count

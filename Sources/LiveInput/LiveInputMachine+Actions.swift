@@ -40,7 +40,7 @@ extension LiveInputMachine {
         /// The engine's events since the last `emit`.
         var events: [TransitionEvent] = []
         /// What `write` actions write, by range.
-        var copyEvents: [TouchFilter.Output] = []
+        var copyEvents: [TouchFilterMachine.Output] = []
         /// The machine's engine's trace lines, if it traces.
         let trace: TraceLines?
 

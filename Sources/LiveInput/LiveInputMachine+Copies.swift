@@ -54,7 +54,7 @@ extension LiveInputMachine {
             return false
         }
         do {
-            _ = try TouchFilter(device: attached.description, hold: hold)   // a panel it can copy
+            _ = try TouchFilterMachine(device: attached.description, hold: hold)   // a panel it can copy
         } catch {
             out.log(.error, "filter: \(attached.path) \"\(attached.description.name)\": \(error.message); the UI gets none of its touches")
             return false

@@ -43,7 +43,7 @@ extension LiveInputMachine {
     /// What the UI may have of the touch in `slot`: nothing of one a
     /// transition owns, a hold for one that began where an enabled
     /// transition's gesture may start, else all of it.
-    private func verdict(_ slot: Int, source: Int, _ frames: TouchFrameAssembler) -> TouchFilter.Verdict {
+    private func verdict(_ slot: Int, source: Int, _ frames: TouchFrameAssembler) -> TouchFilterMachine.Verdict {
         guard let id = frames.contactID(inSlot: slot) else { return .free }
         if engine.isClaimed(source: source, id: id) { return .claimed }
         for c in frames.frame.contacts where c.id == id {

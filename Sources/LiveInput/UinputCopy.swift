@@ -8,7 +8,7 @@ public protocol FilterOutputDevice: AnyObject {
     /// The copy's node (`/dev/input/eventN`), when known.
     var node: String? { get }
     /// Writes the events in order; false when the device refused one.
-    func write(_ events: ArraySlice<TouchFilter.Output>) -> Bool
+    func write(_ events: ArraySlice<TouchFilterMachine.Output>) -> Bool
     /// Removes the device.
     func remove()
 }
@@ -32,7 +32,7 @@ public final class UinputCopy: FilterOutputDevice {
 
     public var node: String? { device.devnode }
 
-    public func write(_ events: ArraySlice<TouchFilter.Output>) -> Bool {
+    public func write(_ events: ArraySlice<TouchFilterMachine.Output>) -> Bool {
         for e in events where device.write(type: e.type, code: e.code, value: e.value) != 0 { return false }
         return true
     }

@@ -11,7 +11,7 @@
 public struct PanelLayout: Sendable, Equatable {
     /// The transition's name.
     public let name: String
-    /// The transition's index in the array given to `ReplayPlot` (panels skip
+    /// The transition's index in the array given to `PlotDocument` (panels skip
     /// transitions without samples, so this may differ from the panel's index).
     public let transitionIndex: Int
     /// SVG y of the panel's top edge and the panel's height (heading, legend, plot, velocity

@@ -60,7 +60,7 @@ struct CloneState: Sendable {
     }
 
     mutating func apply(_ change: TouchChange, of touch: UInt64, sourceSlot: Int,
-                        due: Double, into output: inout [TouchFilter.Output]) {
+                        due: Double, into output: inout [TouchFilterMachine.Output]) {
         switch change {
         case .begin(let values):
             begin(touch, preferring: sourceSlot, values: values, due: due, into: &output)
@@ -74,7 +74,7 @@ struct CloneState: Sendable {
     /// A new touch. If every free slot was freed since the last frame, that
     /// frame is written first (due `due`).
     mutating func begin(_ touch: UInt64, preferring preferred: Int, values: [Int32],
-                        due: Double, into output: inout [TouchFilter.Output]) {
+                        due: Double, into output: inout [TouchFilterMachine.Output]) {
         if let slot = slot(of: touch) {
             current[slot]?.values = values
             return
@@ -122,11 +122,11 @@ struct CloneState: Sendable {
 
     /// Writes what changed since the last frame as one frame due at `due`
     /// (or at the last frame's due, if that is later).
-    mutating func flush(due: Double, into output: inout [TouchFilter.Output]) {
+    mutating func flush(due: Double, into output: inout [TouchFilterMachine.Output]) {
         let due = max(due, lastDue)
         let start = output.count
         func write(_ type: UInt16, _ code: UInt16, _ value: Int32) {
-            output.append(TouchFilter.Output(due: due, type: type, code: code, value: value))
+            output.append(TouchFilterMachine.Output(due: due, type: type, code: code, value: value))
         }
         func select(_ slot: Int) {
             if writtenSlot != slot {

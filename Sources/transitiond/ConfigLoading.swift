@@ -87,7 +87,7 @@ func serverOptions(_ settings: ServerSettings, socket: String?, webSocket: Liste
 /// The WebSocket listener at `address`, serving the compiled-in pages.
 func webSocketOptions(_ address: ListenAddress, allowOrigins: [String]) -> WebSocketOptions {
     var pages: [String: WebPage] = [:]
-    for file in WebAssets.files { pages[file.path] = WebPage(contentType: file.contentType, body: file.body) }
+    for file in BundledPages.files { pages[file.path] = WebPage(contentType: file.contentType, body: file.body) }
     return WebSocketOptions(host: address.host, port: address.port, allowOrigins: allowOrigins, pages: pages)
 }
 

@@ -25,6 +25,6 @@ enum MetricsSetup {
         if options.metricsListen == nil, let listen = flag ?? settings.listen {
             options.metricsListen = MetricsListenOptions(host: listen.host, port: listen.port)
         }
-        return DaemonMetrics(live: live, version: Transitiond.configuration.version).service
+        return MetricsExporter(live: live, version: Transitiond.configuration.version).service
     }
 }

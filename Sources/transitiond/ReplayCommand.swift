@@ -216,7 +216,7 @@ struct ReplayCommand: ParsableCommand {
             events.removeAll(keepingCapacity: true)
         }
         let title = input.recordings.map { $0.split(separator: "/").last.map(String.init) ?? $0 }.joined(separator: ", ")
-        try TextFile.write(ReplayPlot.svg(builder.transitions, title: title, whyEmpty: builder.whyNothingBegan), to: target)
+        try TextFile.write(PlotDocument.svg(builder.transitions, title: title, whyEmpty: builder.whyNothingBegan), to: target)
     }
 
     /// `--fast --explain`: the explanation as text on stdout, or with

@@ -106,7 +106,7 @@ struct RunCommand: ParsableCommand {
                     // gestures that also reach the UI than no touch at all.
                     sourceOptions.grabRefusal = { description in
                         do throws(TouchFilterError) {
-                            _ = try TouchFilter(device: description)
+                            _ = try TouchFilterMachine(device: description)
                             return nil
                         } catch {
                             return error.message

@@ -3,7 +3,7 @@ import Testing
 @testable import TransitionEngine
 import ServerPorts
 
-/// The exposition `DaemonMetrics` makes of the counts it is given: names,
+/// The exposition `MetricsExporter` makes of the counts it is given: names,
 /// labels, help lines, counters that follow the totals, gauges that follow
 /// the values, the latency histogram.
 @Suite("Daemon metrics")
@@ -34,7 +34,7 @@ struct DaemonMetricsTests {
     }
 
     @Test func everyFamilyHasHelpAndTypeAndTheUnlabelledOnesStartAtZero() {
-        let metrics = DaemonMetrics(live: true, version: "9.9.9")
+        let metrics = MetricsExporter(live: true, version: "9.9.9")
         let text = metrics.service.render(reading()).body
         let exposition = String(decoding: text, as: UTF8.self)
         let lines = samples(exposition)
@@ -55,7 +55,7 @@ struct DaemonMetricsTests {
     }
 
     @Test func countersFollowTheTotalsAcrossScrapesAndGaugesTheValues() {
-        let metrics = DaemonMetrics(live: true, version: "1")
+        let metrics = MetricsExporter(live: true, version: "1")
         _ = metrics.service.render(reading(ended: 2, commands: 1, unix: 1, attached: 1))
         let lines = samples(String(decoding: metrics.service.render(reading(ended: 5, commands: 4, unix: 3, attached: 2)).body, as: UTF8.self))
         #expect(lines.contains("transitiond_transitions_ended_total{transition=\"back\",decision=\"finish\",reason=\"released\"} 5"))
@@ -74,7 +74,7 @@ struct DaemonMetricsTests {
     }
 
     @Test func aReplayHasNoDeviceMetrics() {
-        let metrics = DaemonMetrics(live: false, version: "1")
+        let metrics = MetricsExporter(live: false, version: "1")
         let exposition = String(decoding: metrics.service.render(reading()).body, as: UTF8.self)
         #expect(!exposition.contains("transitiond_input_devices_attached"))
         #expect(!exposition.contains("transitiond_input_resyncs_total"))
@@ -82,7 +82,7 @@ struct DaemonMetricsTests {
     }
 
     @Test func latenciesGoToTheHistogramInSeconds() {
-        let metrics = DaemonMetrics(live: true, version: "1")
+        let metrics = MetricsExporter(live: true, version: "1")
         let service = metrics.service
         service.observeLatency(300_000)        // 0.3 ms
         service.observeLatency(2_000_000)      // 2 ms
@@ -95,7 +95,7 @@ struct DaemonMetricsTests {
     }
 
     @Test func twoDaemonsInOneProcessKeepTheirOwnCounts() {
-        let a = DaemonMetrics(live: true, version: "1"), b = DaemonMetrics(live: true, version: "1")
+        let a = MetricsExporter(live: true, version: "1"), b = MetricsExporter(live: true, version: "1")
         _ = a.service.render(reading(ended: 3))
         let lines = samples(String(decoding: b.service.render(reading()).body, as: UTF8.self))
         #expect(!lines.contains { $0.hasPrefix("transitiond_transitions_ended_total") })

@@ -15,12 +15,12 @@ import TransitionEngine
 struct FilterHostTests {
     /// A copy that keeps what was written to it.
     final class CapturedCopy: FilterOutputDevice, @unchecked Sendable {
-        let written = Locked<[TouchFilter.Output]>([])
+        let written = Locked<[TouchFilterMachine.Output]>([])
         /// Whether it refuses every write (after keeping it).
         let refuses: Bool
         init(refuses: Bool = false) { self.refuses = refuses }
         var node: String? { "/dev/input/event99" }
-        func write(_ events: ArraySlice<TouchFilter.Output>) -> Bool {
+        func write(_ events: ArraySlice<TouchFilterMachine.Output>) -> Bool {
             written.withLock { $0.append(contentsOf: events) }
             return !refuses
         }

@@ -20,7 +20,7 @@ struct MachineScript {
     /// Every engine event emitted or handed back, in order.
     var events: [TransitionEvent] = []
     /// What was written to each copy, by its id.
-    var written: [Int: [TouchFilter.Output]] = [:]
+    var written: [Int: [TouchFilterMachine.Output]] = [:]
     /// The timer's deadline, if one is set.
     var tickAt: Double?
     /// Whether a copy asked for is made (with node `/dev/input/event9N`, N its id).
@@ -162,7 +162,7 @@ func drag(x0: Int32, x1: Int32, y: Int32 = 1100, seconds: Double = 0.4, tracking
     return events
 }
 
-extension Array where Element == TouchFilter.Output {
+extension Array where Element == TouchFilterMachine.Output {
     /// Tracking ids begun, and touches ended.
     var begun: [Int32] { filter { $0.code == EventCode.ABS_MT_TRACKING_ID && $0.value >= 0 }.map(\.value) }
     var ended: Int { filter { $0.code == EventCode.ABS_MT_TRACKING_ID && $0.value < 0 }.count }

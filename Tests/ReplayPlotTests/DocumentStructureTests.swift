@@ -4,7 +4,7 @@ import ReplayPlot
 @Suite("The SVG document")
 struct DocumentStructureTests {
     @Test func startsWithTheSVGElementWithMatchingSize() throws {
-        let svg = ReplayPlot.svg(Fixtures.all, title: "replay")
+        let svg = PlotDocument.svg(Fixtures.all, title: "replay")
         #expect(svg.hasPrefix("<svg"))
         let document = try XMLDocument(svg)
         let root = document.root
@@ -19,7 +19,7 @@ struct DocumentStructureTests {
     }
 
     @Test func isWellFormedAndSelfContained() throws {
-        let svg = ReplayPlot.svg(Fixtures.all, title: "replay")
+        let svg = PlotDocument.svg(Fixtures.all, title: "replay")
         let document = try XMLDocument(svg)
         #expect(document.nodes.count > 50)
         for forbidden in ["<script", "foreignObject", "<style", "href", "var(--", "url("] {
@@ -28,7 +28,7 @@ struct DocumentStructureTests {
     }
 
     @Test func panelsComeInOrderWithTheirHeadings() throws {
-        let document = try XMLDocument(ReplayPlot.svg(Fixtures.all, title: "replay"))
+        let document = try XMLDocument(PlotDocument.svg(Fixtures.all, title: "replay"))
         #expect(document.elements(class: "panel").map { $0.attributes["id"] } == ["panel-0", "panel-1"])
         let headings = document.elements(class: "heading").map(\.text)
         #expect(headings == ["back — finish by threshold at 0.66; cancel by flick at 0.35 · 2 rejected",
@@ -38,7 +38,7 @@ struct DocumentStructureTests {
     }
 
     @Test func labelsSayWhatHappened() throws {
-        let document = try XMLDocument(ReplayPlot.svg(Fixtures.all, title: "replay"))
+        let document = try XMLDocument(PlotDocument.svg(Fixtures.all, title: "replay"))
         #expect(document.elements(class: "release-label", inside: "panel-0").map(\.text) == ["finish (threshold)", "cancel (flick)"])
         #expect(document.elements(class: "release-label", inside: "panel-1").map(\.text) == ["cancel (device-lost)"])
         #expect(document.elements(class: "threshold-label").map(\.text) == ["finish threshold 0.5", "finish threshold 0.3"])
@@ -56,7 +56,7 @@ struct DocumentStructureTests {
     }
 
     @Test func textIsElevenToFifteenPixelSansSerif() throws {
-        let document = try XMLDocument(ReplayPlot.svg(Fixtures.all, title: "replay"))
+        let document = try XMLDocument(PlotDocument.svg(Fixtures.all, title: "replay"))
         #expect(document.root.attributes["font-family"]?.hasSuffix("sans-serif") == true)
         for node in document.nodes {
             if let size = node.number("font-size") { #expect((11...15).contains(size)) }
@@ -64,10 +64,10 @@ struct DocumentStructureTests {
     }
 
     @Test func sameInputGivesTheSameBytes() {
-        let first = ReplayPlot.svg(Fixtures.all, title: "replay")
-        let second = ReplayPlot.svg(Fixtures.all, title: "replay")
+        let first = PlotDocument.svg(Fixtures.all, title: "replay")
+        let second = PlotDocument.svg(Fixtures.all, title: "replay")
         #expect(first == second)
-        #expect(ReplayPlot.svg([Fixtures.many(5_000)], title: "m") == ReplayPlot.svg([Fixtures.many(5_000)], title: "m"))
+        #expect(PlotDocument.svg([Fixtures.many(5_000)], title: "m") == PlotDocument.svg([Fixtures.many(5_000)], title: "m"))
     }
 
     @Test func escapesNamesAndTexts() throws {
@@ -76,7 +76,7 @@ struct DocumentStructureTests {
         transition.name = name
         transition.rejections = [PlotMarker(time: 1.1, text: "q > d & <count>")]
         transition.releases[0].reason = "a \"quoted\" <reason>"
-        let svg = ReplayPlot.svg([transition], title: "title & <more>")
+        let svg = PlotDocument.svg([transition], title: "title & <more>")
         #expect(!svg.contains("<back>"))
         #expect(!svg.contains("<count>"))
         #expect(!svg.contains("<more>"))
@@ -91,13 +91,13 @@ struct DocumentStructureTests {
 
     @Test func emptyInputSaysNothingHappened() throws {
         for transitions in [[], [Fixtures.idle], [PlotTransition(name: "x", samples: [PlotSample(time: .nan, progress: 0.5)])]] {
-            let svg = ReplayPlot.svg(transitions, title: "nothing")
+            let svg = PlotDocument.svg(transitions, title: "nothing")
             #expect(svg.hasPrefix("<svg"))
             let document = try XMLDocument(svg)
             #expect(document.elements(class: "nothing").map(\.text) == ["nothing happened"])
             #expect(document.elements(class: "panel").isEmpty)
             #expect(document.root.attributes["viewBox"] == "0 0 900 \(document.root.attributes["height"] ?? "?")")
-            #expect(ReplayPlot.layout(transitions).isEmpty)
+            #expect(PlotDocument.layout(transitions).isEmpty)
         }
     }
 }

@@ -4,7 +4,7 @@ import ReplayPlot
 @Suite("Panel layout: where values are drawn")
 struct PanelLayoutTests {
     let transitions = Fixtures.all
-    var layouts: [PanelLayout] { ReplayPlot.layout(transitions) }
+    var layouts: [PanelLayout] { PlotDocument.layout(transitions) }
 
     @Test func onePanelPerTransitionWithSamplesStackedInOrder() throws {
         let layouts = self.layouts
@@ -72,12 +72,12 @@ struct PanelLayoutTests {
             #expect(layout.velocityTicks.contains(0))
             #expect(layout.velocityTicks.first == -layout.velocityLimit && layout.velocityTicks.last == layout.velocityLimit)
         }
-        let labels = try XMLDocument(ReplayPlot.svg(transitions, title: "t")).elements(class: "velocity-tick", inside: "panel-0")
+        let labels = try XMLDocument(PlotDocument.svg(transitions, title: "t")).elements(class: "velocity-tick", inside: "panel-0")
         #expect(labels.map(\.text) == ["−4", "−2", "0", "2", "4"])
     }
 
     @Test func thresholdLineIsWhereTheLayoutPutsTheThreshold() throws {
-        let document = try XMLDocument(ReplayPlot.svg(transitions, title: "t"))
+        let document = try XMLDocument(PlotDocument.svg(transitions, title: "t"))
         for (number, layout) in layouts.enumerated() {
             let threshold = transitions[layout.transitionIndex].finishThreshold
             let lines = document.elements(class: "threshold", inside: "panel-\(number)")
@@ -92,7 +92,7 @@ struct PanelLayoutTests {
     }
 
     @Test func releaseMarkersSitAtTheirTimeAndProgress() throws {
-        let document = try XMLDocument(ReplayPlot.svg(transitions, title: "t"))
+        let document = try XMLDocument(PlotDocument.svg(transitions, title: "t"))
         for (number, layout) in layouts.enumerated() {
             let releases = transitions[layout.transitionIndex].releases
             let markers = document.elements(class: "release", inside: "panel-\(number)")
@@ -108,7 +108,7 @@ struct PanelLayoutTests {
     }
 
     @Test func flickBandSpansPlusAndMinusTheFlickVelocity() throws {
-        let document = try XMLDocument(ReplayPlot.svg(transitions, title: "t"))
+        let document = try XMLDocument(PlotDocument.svg(transitions, title: "t"))
         for (number, layout) in layouts.enumerated() {
             let flick = transitions[layout.transitionIndex].flickVelocity
             let band = try #require(document.elements(class: "flick-band", inside: "panel-\(number)").first)
@@ -119,8 +119,8 @@ struct PanelLayoutTests {
     }
 
     @Test func progressLineFollowsTheSamplesByPhase() throws {
-        let document = try XMLDocument(ReplayPlot.svg([Fixtures.back], title: "t"))
-        let layout = try #require(ReplayPlot.layout([Fixtures.back]).first)
+        let document = try XMLDocument(PlotDocument.svg([Fixtures.back], title: "t"))
+        let layout = try #require(PlotDocument.layout([Fixtures.back]).first)
         let dragging = document.elements(class: "progress-interacting")
         let animating = document.elements(class: "progress-animating")
         // Two interactions, each followed by its completion.
@@ -148,8 +148,8 @@ struct PanelLayoutTests {
                        PlotSample(time: 0.2, progress: 1.3, velocity: 0, phase: .animating)]
         let transition = PlotTransition(name: "spring", samples: samples,
                                         releases: [PlotRelease(time: 0.15, progress: 1.2, velocity: 0, decision: "finish", decidedBy: "threshold")])
-        let layout = try #require(ReplayPlot.layout([transition]).first)
-        let document = try XMLDocument(ReplayPlot.svg([transition], title: "t"))
+        let layout = try #require(PlotDocument.layout([transition]).first)
+        let document = try XMLDocument(PlotDocument.svg([transition], title: "t"))
         let drawn = document.elements(class: "progress-interacting").flatMap(points)
             + document.elements(class: "progress-animating").flatMap(points)
         #expect(drawn.count == 4)
@@ -162,11 +162,11 @@ struct PanelLayoutTests {
     @Test func aSingleSampleOrEqualTimesGetAOneSecondAxis() throws {
         let single = PlotTransition(name: "one", samples: [PlotSample(time: 5, progress: 0.3)])
         let equal = PlotTransition(name: "same", samples: [0.1, 0.2, 0.3].map { PlotSample(time: 2, progress: $0) })
-        let layouts = ReplayPlot.layout([single, equal])
+        let layouts = PlotDocument.layout([single, equal])
         #expect(layouts.map(\.timeRange) == [4.5...5.5, 1.5...2.5])
         #expect(layouts.allSatisfy { $0.timeTicks.count >= 3 })
         #expect(layouts[0].x(time: 5) == (layouts[0].plotLeft + layouts[0].plotRight) / 2)
-        let document = try XMLDocument(ReplayPlot.svg([single], title: "t"))
+        let document = try XMLDocument(PlotDocument.svg([single], title: "t"))
         // One sample: a dot, since a one-point line would not show.
         let dot = try #require(document.elements(class: "progress-interacting").first)
         #expect(dot.name == "circle")

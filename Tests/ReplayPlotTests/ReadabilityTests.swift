@@ -16,8 +16,8 @@ struct ReadabilityTests {
     }
 
     @Test func theFlickBandIsOnTheVelocityScaleNotOnTheThreshold() throws {
-        let document = try XMLDocument(ReplayPlot.svg(Fixtures.all, title: "t"))
-        for (number, layout) in ReplayPlot.layout(Fixtures.all).enumerated() {
+        let document = try XMLDocument(PlotDocument.svg(Fixtures.all, title: "t"))
+        for (number, layout) in PlotDocument.layout(Fixtures.all).enumerated() {
             let transition = Fixtures.all[layout.transitionIndex]
             let band = try #require(document.elements(class: "flick-band", inside: "panel-\(number)").first)
             let top = try #require(band.number("y")), bottom = top + (try #require(band.number("height")))
@@ -45,7 +45,7 @@ struct ReadabilityTests {
         var long = Fixtures.back
         long.name = String(repeating: "very-long-name-", count: 3) + "back"
         long.releases = [Fixtures.finishByThreshold, Fixtures.cancelByFlick, Fixtures.deviceLost]
-        let document = try XMLDocument(ReplayPlot.svg([long], title: title))
+        let document = try XMLDocument(PlotDocument.svg([long], title: title))
         let shown = try #require(document.elements(class: "title").first).text
         #expect(shown.count < title.count)
         #expect(Self.cutBetweenWords(shown, of: title), "\(shown)")
@@ -65,7 +65,7 @@ struct ReadabilityTests {
                                  PlotMarker(time: 0.3, text: "lifted before the activation travel"),
                                  PlotMarker(time: 1.3, text: long), PlotMarker(time: 1.31, text: "too many fingers"),
                                  PlotMarker(time: 1.8, text: "short")]
-        let document = try XMLDocument(ReplayPlot.svg([transition], title: "t"))
+        let document = try XMLDocument(PlotDocument.svg([transition], title: "t"))
         let crosses = document.elements(class: "rejection")
         let labels = document.elements(class: "rejection-label")
         #expect(crosses.count >= 3)
@@ -93,7 +93,7 @@ struct ReadabilityTests {
     @Test func theLegendListsOnlyWhatIsDrawn() throws {
         let quiet = PlotTransition(name: "quiet", finishThreshold: 0.5, flickVelocity: 0,
                                    samples: [PlotSample(time: 0, progress: 0.1), PlotSample(time: 0.1, progress: 0.2)])
-        let document = try XMLDocument(ReplayPlot.svg([quiet], title: "t"))
+        let document = try XMLDocument(PlotDocument.svg([quiet], title: "t"))
         let texts = document.elements(inside: "panel-0").filter { $0.name == "text" }.map(\.text)
         let legend = document.elements(inside: "panel-0")
             .filter { $0.name == "text" && document.parent(of: $0)?.classes.contains("legend") == true }.map(\.text)
@@ -106,7 +106,7 @@ struct ReadabilityTests {
         let why = ["no transition began: 3 touch-downs",
                    "back: none of the 3 touch-downs within the left edge margin 0.05 (nearest at x = 0.31); "
                    + "moved 0.04 sideways before 0.02 along (2 times); and a long tail of words so that the line must wrap"]
-        let svg = ReplayPlot.svg([], title: "nothing", whyEmpty: why)
+        let svg = PlotDocument.svg([], title: "nothing", whyEmpty: why)
         let document = try XMLDocument(svg)
         #expect(document.elements(class: "nothing").map(\.text) == ["nothing happened"])
         let lines = document.elements(class: "nothing-why").map(\.text)
@@ -116,8 +116,8 @@ struct ReadabilityTests {
         let height = try #require(document.root.number("height"))
         #expect(lines.indices.allSatisfy { 98 + Double($0) * 18 < height })
         // Without a reason, as before; with panels, no reason is shown.
-        #expect(try XMLDocument(ReplayPlot.svg([], title: "t")).elements(class: "nothing-why").isEmpty)
-        #expect(try XMLDocument(ReplayPlot.svg(Fixtures.all, title: "t", whyEmpty: why)).elements(class: "nothing-why").isEmpty)
+        #expect(try XMLDocument(PlotDocument.svg([], title: "t")).elements(class: "nothing-why").isEmpty)
+        #expect(try XMLDocument(PlotDocument.svg(Fixtures.all, title: "t", whyEmpty: why)).elements(class: "nothing-why").isEmpty)
     }
 
     @Test func shorteningAndWrappingCutBetweenWords() {

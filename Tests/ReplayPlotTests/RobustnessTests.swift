@@ -35,10 +35,10 @@ struct RobustnessTests {
             releases: [PlotRelease(time: .nan, progress: 0.2, velocity: 1, decision: "finish", decidedBy: "threshold"),
                        PlotRelease(time: 0.35, progress: .nan, velocity: .nan, decision: "cancel", reason: "command")],
             rejections: [PlotMarker(time: -.infinity, text: "lost"), PlotMarker(time: 0.25, text: "fine")])
-        let svg = ReplayPlot.svg([transition], title: "odd")
+        let svg = PlotDocument.svg([transition], title: "odd")
         let document = try XMLDocument(svg)
         expectCoordinatesInside(document)
-        let layout = try #require(ReplayPlot.layout([transition]).first)
+        let layout = try #require(PlotDocument.layout([transition]).first)
         #expect(layout.timeRange.lowerBound <= 0.1 && layout.timeRange.upperBound >= 0.4)
         #expect(layout.velocityLimit.isFinite && layout.velocityLimit > 0)
         #expect(document.elements(class: "threshold").isEmpty)
@@ -64,13 +64,13 @@ struct RobustnessTests {
                 PlotSample(time: 1e-300, progress: 0.2, velocity: 1e-300), PlotSample(time: 2e-300, progress: 0.4),
             ]),
         ]
-        let document = try XMLDocument(ReplayPlot.svg(transitions, title: "far"))
+        let document = try XMLDocument(PlotDocument.svg(transitions, title: "far"))
         expectCoordinatesInside(document)
         #expect(document.elements(class: "panel").count == 3)
-        let far = try #require(ReplayPlot.layout(transitions).first)
+        let far = try #require(PlotDocument.layout(transitions).first)
         #expect(far.y(velocity: 0) == (far.velocityTop + far.velocityBottom) / 2)
         #expect(far.x(time: 0) == (far.plotLeft + far.plotRight) / 2)
-        for layout in ReplayPlot.layout(transitions) {
+        for layout in PlotDocument.layout(transitions) {
             #expect(layout.timeRange.lowerBound.isFinite && layout.timeRange.upperBound.isFinite)
             #expect(layout.velocityLimit.isFinite && layout.velocityLimit > 0)
             #expect(!layout.timeTicks.isEmpty)
@@ -79,11 +79,11 @@ struct RobustnessTests {
 
     @Test func aHundredThousandSamplesMakeASmallFile() throws {
         let transition = Fixtures.many(100_000)
-        let svg = ReplayPlot.svg([transition], title: "many")
+        let svg = PlotDocument.svg([transition], title: "many")
         #expect(svg.utf8.count < 300_000, "\(svg.utf8.count) bytes")
         let document = try XMLDocument(svg)
         expectCoordinatesInside(document)
-        let layout = try #require(ReplayPlot.layout([transition]).first)
+        let layout = try #require(PlotDocument.layout([transition]).first)
         // Thinning keeps the extremes: the spike to 1 and the dip to 0 are drawn.
         let drawn = document.elements(class: "progress-interacting").flatMap(points)
             + document.elements(class: "progress-animating").flatMap(points)
@@ -104,7 +104,7 @@ struct RobustnessTests {
             PlotRelease(time: 0.1 + Double($0) * 0.04, progress: 0.5, velocity: 0, decision: $0 % 2 == 0 ? "finish" : "cancel",
                         decidedBy: "threshold")
         }
-        let document = try XMLDocument(ReplayPlot.svg([transition], title: "crowd"))
+        let document = try XMLDocument(PlotDocument.svg([transition], title: "crowd"))
         // Markers about 10 px apart share ✕s 16 px or more apart, each with its tooltip.
         let crosses = document.elements(class: "rejection")
         #expect(crosses.count > 20 && crosses.count < 60)
@@ -129,7 +129,7 @@ struct RobustnessTests {
     @Test func rejectionsAtTheSameMomentShareOneMarker() throws {
         var transition = Fixtures.back
         transition.rejections = (0..<500).map { PlotMarker(time: 1.1, text: "same \($0)") }
-        let document = try XMLDocument(ReplayPlot.svg([transition], title: "same"))
+        let document = try XMLDocument(PlotDocument.svg([transition], title: "same"))
         #expect(document.elements(class: "rejection").count == 1)
         let tooltip = document.nodes.first { $0.name == "title" && $0.text.hasPrefix("rejected at 1.1 s: same 0") }
         #expect(tooltip?.text.hasSuffix("and 495 more") == true)

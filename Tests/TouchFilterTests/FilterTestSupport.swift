@@ -89,32 +89,32 @@ func cloneDown(slot: Int32, id: Int32, x: Int32, y: Int32, pressure p: Int32 = 5
 
 /// A filter fed frame by frame, with everything it wrote.
 struct FilterHarness {
-    var filter: TouchFilter
-    var written: [TouchFilter.Output] = []
+    var filter: TouchFilterMachine
+    var written: [TouchFilterMachine.Output] = []
 
     init(device: DeviceDescription = Panels.tenSlots(), hold: Double = 0.08) {
-        filter = try! TouchFilter(device: device, hold: hold)
+        filter = try! TouchFilterMachine(device: device, hold: hold)
     }
 
     /// Feeds `events` and a SYN_REPORT at `t`, decides with `verdicts`;
     /// returns what this frame wrote.
     @discardableResult
-    mutating func frame(_ t: Double, _ events: [Ev], _ verdicts: [Int: TouchFilter.Verdict] = [:]) -> [TouchFilter.Output] {
+    mutating func frame(_ t: Double, _ events: [Ev], _ verdicts: [Int: TouchFilterMachine.Verdict] = [:]) -> [TouchFilterMachine.Output] {
         let micros = Int64((t * 1e6).rounded())
         var completed = false
         for e in events + [.report] {
             completed = filter.feed(InputEvent(time: micros, type: e.type, code: e.code, value: e.value)) || completed
         }
         precondition(completed)
-        var out: [TouchFilter.Output] = []
+        var out: [TouchFilterMachine.Output] = []
         filter.decide(at: t, verdicts: verdicts, into: &out)
         written += out
         return out
     }
 
     @discardableResult
-    mutating func advance(_ t: Double) -> [TouchFilter.Output] {
-        var out: [TouchFilter.Output] = []
+    mutating func advance(_ t: Double) -> [TouchFilterMachine.Output] {
+        var out: [TouchFilterMachine.Output] = []
         filter.advance(to: t, into: &out)
         written += out
         return out
@@ -122,8 +122,8 @@ struct FilterHarness {
 
     /// Advances to each deadline up to `t`, then to `t`.
     @discardableResult
-    mutating func run(until t: Double) -> [TouchFilter.Output] {
-        var out: [TouchFilter.Output] = []
+    mutating func run(until t: Double) -> [TouchFilterMachine.Output] {
+        var out: [TouchFilterMachine.Output] = []
         while let next = filter.nextDeadline, next <= t {
             out += advance(next)
         }
@@ -132,8 +132,8 @@ struct FilterHarness {
     }
 
     @discardableResult
-    mutating func lost(_ t: Double) -> [TouchFilter.Output] {
-        var out: [TouchFilter.Output] = []
+    mutating func lost(_ t: Double) -> [TouchFilterMachine.Output] {
+        var out: [TouchFilterMachine.Output] = []
         filter.sourceLost(at: t, into: &out)
         written += out
         return out
@@ -141,13 +141,13 @@ struct FilterHarness {
 }
 
 /// Outputs from frames: each frame is its events plus SYN_REPORT, all due at `due`.
-func frames(_ list: (due: Double, events: [Ev])...) -> [TouchFilter.Output] {
+func frames(_ list: (due: Double, events: [Ev])...) -> [TouchFilterMachine.Output] {
     list.flatMap { f in
-        (f.events + [.report]).map { TouchFilter.Output(due: f.due, type: $0.type, code: $0.code, value: $0.value) }
+        (f.events + [.report]).map { TouchFilterMachine.Output(due: f.due, type: $0.type, code: $0.code, value: $0.value) }
     }
 }
 
-extension Array where Element == TouchFilter.Output {
+extension Array where Element == TouchFilterMachine.Output {
     /// The events without their due times.
     var events: [Ev] { map { Ev(type: $0.type, code: $0.code, value: $0.value) } }
     /// The due time of each frame.

@@ -27,7 +27,7 @@ struct ForwardingTests {
     @Test func toolBitsFollowTheNumberOfTouchesUpToFiveAndNoneBeyond() {
         var h = FilterHarness()
         var keys: [[Ev]] = []
-        func keyEvents(_ out: [TouchFilter.Output]) -> [Ev] { out.events.filter { $0.type == Code.EV_KEY } }
+        func keyEvents(_ out: [TouchFilterMachine.Output]) -> [Ev] { out.events.filter { $0.type == Code.EV_KEY } }
         for n in 0..<7 {
             keys.append(keyEvents(h.frame(1.0 + Double(n) * 0.01, Ev.down(slot: Int32(n), id: Int32(50 + n), x: Int32(100 * n), y: 7))))
         }

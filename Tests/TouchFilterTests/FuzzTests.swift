@@ -75,7 +75,7 @@ struct FuzzSession {
         let keys = Set(([Code.BTN_TOUCH] + Code.toolKeys).filter { _ in rng.chance(0.8) })
         let device = DeviceDescription(name: "Fuzz \(seed)", codes: [Code.EV_KEY: keys, Code.EV_ABS: Set(abs.keys)], absInfo: abs)
         let hold = rng.pick([0, 0.005, 0.03, 0.08, 0.08, 0.2])
-        guard var filter = try? TouchFilter(device: device, hold: hold) else {
+        guard var filter = try? TouchFilterMachine(device: device, hold: hold) else {
             fail("the device was refused")
             return
         }
@@ -85,7 +85,7 @@ struct FuzzSession {
         var t = rng.unit() * 100
         var nextID: Int32 = 0
 
-        func check(_ out: [TouchFilter.Output], _ what: String) {
+        func check(_ out: [TouchFilterMachine.Output], _ what: String) {
             validator.read(out)
             written += out.count
             if !validator.betweenFrames { fail("\(what) left a frame open") }
@@ -136,7 +136,7 @@ struct FuzzSession {
             // Sometimes the caller skips a decide or decides twice.
             let decisions = rng.chance(0.02) ? 0 : (rng.chance(0.02) ? 2 : 1)
             for _ in 0..<decisions {
-                var verdicts: [Int: TouchFilter.Verdict] = [:]
+                var verdicts: [Int: TouchFilterMachine.Verdict] = [:]
                 for slot in filter.activeSlots {
                     if let touch = filter.frame.touch(in: slot) { seen.insert(touch) }
                     switch mode {
@@ -147,7 +147,7 @@ struct FuzzSession {
                     }
                 }
                 if rng.chance(0.05) { verdicts[rng.pick([-1, slots, 1000, Int.min])] = .claimed }
-                var out: [TouchFilter.Output] = []
+                var out: [TouchFilterMachine.Output] = []
                 filter.decide(at: stamp, verdicts: verdicts, into: &out)
                 check(out, "decide")
                 if mode == .allFree && validator.activeCount != filter.activeSlots.count {
@@ -157,7 +157,7 @@ struct FuzzSession {
 
             // Between frames: deadlines, and now and then a lost source.
             if rng.chance(0.4), let deadline = filter.nextDeadline {
-                var out: [TouchFilter.Output] = []
+                var out: [TouchFilterMachine.Output] = []
                 let toDeadline = rng.chance(0.8)
                 filter.advance(to: toDeadline ? deadline : t + rng.unit() * 0.1, into: &out)
                 check(out, "advance")
@@ -166,7 +166,7 @@ struct FuzzSession {
                 }
             }
             if mode != .noClaims && rng.chance(0.02) {
-                var out: [TouchFilter.Output] = []
+                var out: [TouchFilterMachine.Output] = []
                 filter.sourceLost(at: t, into: &out)
                 check(out, "sourceLost")
                 if !validator.isIdle { fail("touches left after sourceLost") }
@@ -182,7 +182,7 @@ struct FuzzSession {
                 _ = filter.feed(InputEvent(time: 0, type: Code.EV_ABS, code: Code.ABS_MT_TRACKING_ID, value: -1))
             }
             _ = filter.feed(InputEvent(time: 0, type: Code.EV_SYN, code: Code.SYN_REPORT, value: 0))
-            var out: [TouchFilter.Output] = []
+            var out: [TouchFilterMachine.Output] = []
             filter.decide(at: t, verdicts: [:], into: &out)
             var rounds = 0
             while let deadline = filter.nextDeadline, rounds < 100_000 {
@@ -194,7 +194,7 @@ struct FuzzSession {
             if validator.touchesBegun != seen.count { fail("\(validator.touchesBegun) touches output for \(seen.count) source touches") }
         }
 
-        var out: [TouchFilter.Output] = []
+        var out: [TouchFilterMachine.Output] = []
         filter.sourceLost(at: t, into: &out)
         check(out, "the final sourceLost")
         if !validator.isIdle { fail("touches left after the final sourceLost") }

@@ -45,11 +45,11 @@ struct MultitouchValidator {
 
     private mutating func problem(_ s: String) { problems.append("frame \(framesRead): " + s) }
 
-    mutating func read(_ outputs: [TouchFilter.Output]) {
+    mutating func read(_ outputs: [TouchFilterMachine.Output]) {
         for o in outputs { read(o) }
     }
 
-    mutating func read(_ o: TouchFilter.Output) {
+    mutating func read(_ o: TouchFilterMachine.Output) {
         if let frameDue, o.due != frameDue { problem("one frame with due times \(frameDue) and \(o.due)") }
         if frameDue == nil {
             if o.due < lastDue { problem("frame due \(o.due) after one due \(lastDue)") }

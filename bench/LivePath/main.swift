@@ -42,12 +42,12 @@ func pass(recorder: Bool, filter: Bool) -> (Double, Int) {
     var assembler = try! TouchFrameAssembler(device: device)
     var engine = TransitionEngine(configuration: .standard)
     var ring = FlightRecorder(seconds: 30)
-    var touchFilter = filter ? try! TouchFilter(device: device) : nil
+    var touchFilter = filter ? try! TouchFilterMachine(device: device) : nil
     var out: [TransitionEvent] = []
     out.reserveCapacity(1024)
-    var written: [TouchFilter.Output] = []
+    var written: [TouchFilterMachine.Output] = []
     written.reserveCapacity(1024)
-    var verdicts: [Int: TouchFilter.Verdict] = [:]
+    var verdicts: [Int: TouchFilterMachine.Verdict] = [:]
     var checksum = 0
     let start = now()
     // The host takes events in batches (one read of the device); so does the ring.

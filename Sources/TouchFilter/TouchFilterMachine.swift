@@ -29,7 +29,7 @@ import TransitionEngine
 /// declares. When a source slot gets a new touch while the old touch of that
 /// slot still has delayed frames, those are output at once, so the clone
 /// never needs more slots than the source has.
-public struct TouchFilter: Sendable {
+public struct TouchFilterMachine: Sendable {
     /// What the engine says about one source touch at the frame just fed.
     public enum Verdict: Sendable, Equatable {
         /// A transition owns it: the UI must not get it (ended in the output

@@ -3,7 +3,7 @@
 /// (`clients/demo/index.html`) and the JavaScript client with its type
 /// declarations (`clients/js/`). The files in `Sources/WebAssets/` are
 /// links to those, so there is one copy of each.
-public enum WebAssets {
+public enum BundledPages {
     /// A file and the URL path it is served at.
     public struct File: Sendable {
         public var path: String

@@ -1,6 +1,6 @@
 /// The life of one source touch in the filter: begin, each frame, release,
 /// end; and the delayed steps of released touches.
-extension TouchFilter {
+extension TouchFilterMachine {
     // MARK: One touch, frame by frame
 
     /// A new source touch, with its first verdict.

@@ -3,7 +3,7 @@
 /// against the flick band, its releases and its rejected candidates. Pure:
 /// standard library only, deterministic (the same input gives the same
 /// bytes), never traps on odd numbers.
-public enum ReplayPlot {
+public enum PlotDocument {
     /// The SVG document (UTF-8 text) of `transitions`, one panel each, stacked vertically, with `title` on top
     /// (shortened at a word boundary to fit the width; whole in the document's `<title>`).
     /// Transitions without a sample at a finite time get no panel; with no panel at all the

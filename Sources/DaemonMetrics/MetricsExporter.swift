@@ -17,7 +17,7 @@ import ServerPorts
 /// histogram is recorded as it happens. The counts are read on the server's
 /// loop; publishing and rendering run on the server's metrics queue, one
 /// scrape at a time (the histogram's recording is thread-safe).
-public final class DaemonMetrics: @unchecked Sendable {
+public final class MetricsExporter: @unchecked Sendable {
     /// The exposition's content type (Prometheus text format 0.0.4).
     public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
