@@ -48,8 +48,10 @@ public final class TransitionServer: @unchecked Sendable {
     /// without a timer, so an idle daemon never wakes.
     public var clientCountChanged: ((Int) -> Void)?
     var connections = ConnectionTable()
-    /// The Unix socket's listening channel, once bound.
+    /// The Unix socket's listening channel, once bound, and the loop (a
+    /// thread of its own) it accepts on.
     var unixListener: Channel?
+    var unixAcceptGroup: MultiThreadedEventLoopGroup?
     /// The WebSocket transport's listening channel, its port once bound
     /// (the page's own origin names it), and its connections still in
     /// plain HTTP (not clients yet).
@@ -114,7 +116,7 @@ public final class TransitionServer: @unchecked Sendable {
             try bindAndListen()
             for announce in announcements { announce() }
         } catch {
-            let listeners = try? loop.submit({ [self] in [webSocketListener.take(), metricsListener.take(), unixListener.take()] }).wait()
+            let listeners = try? loop.submit({ [self] in [webSocketListener.take(), metricsListener.take()] }).wait()
             for listener in (listeners ?? []).compactMap({ $0 }) {
                 try? listener.close().wait()
             }
