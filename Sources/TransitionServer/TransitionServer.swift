@@ -48,10 +48,8 @@ public final class TransitionServer: @unchecked Sendable {
     /// without a timer, so an idle daemon never wakes.
     public var clientCountChanged: ((Int) -> Void)?
     var connections = ConnectionTable()
-    /// The Unix socket's listening channel, once bound, and the loop (a
-    /// thread of its own) it accepts on.
+    /// The Unix socket's listening channel, once bound.
     var unixListener: Channel?
-    var unixAcceptGroup: MultiThreadedEventLoopGroup?
     /// The WebSocket transport's listening channel, its port once bound
     /// (the page's own origin names it), and its connections still in
     /// plain HTTP (not clients yet).
@@ -116,7 +114,7 @@ public final class TransitionServer: @unchecked Sendable {
             try bindAndListen()
             for announce in announcements { announce() }
         } catch {
-            let listeners = try? loop.submit({ [self] in [webSocketListener.take(), metricsListener.take()] }).wait()
+            let listeners = try? loop.submit({ [self] in [webSocketListener.take(), metricsListener.take(), unixListener.take()] }).wait()
             for listener in (listeners ?? []).compactMap({ $0 }) {
                 try? listener.close().wait()
             }

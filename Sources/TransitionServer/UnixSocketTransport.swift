@@ -14,22 +14,14 @@ import NIOPosix
 /// (by its peer's uid, `SO_PEERCRED`) or refused, active, bytes, gone. Every
 /// byte a client gets goes through its channel (`TransitionServer.perform`).
 ///
-/// The listening channel has an event loop (a thread) of its own, so that
-/// connections are taken while the server's loop is busy: NIO runs every
-/// task that is due before it polls again, and a loop behind its 240 Hz
-/// stream would accept nothing until it caught up (1,000 subscribers that
-/// connect during the stream took 36–53 s instead of 2). Each connection's
-/// channel lives on the server's loop. At most `acceptsInFlight` accepted
-/// connections wait to be set up there (`AcceptLimiter`); past that the
-/// listening channel stops reading, and a connect flood waits in the
-/// kernel's listen queue (4096 deep) instead of in the loop's task queue,
-/// where it would use up descriptors and delay everything else, shutdown
-/// included. Out of descriptors, accepting backs off for 100 ms at a time.
+/// Accepting is bounded per turn of the loop (`acceptsPerRead` connections
+/// per readiness of the listening socket), so a connect flood waits in the
+/// kernel's listen queue (4096 deep) instead of in the loop, where it
+/// would use up descriptors and delay everything else, shutdown included;
+/// out of descriptors, accepting backs off for 100 ms at a time.
 extension TransitionServer {
     /// Connections accepted per readiness of the listening socket.
     static let acceptsPerRead: UInt = 16
-    /// Connections accepted and not yet set up on the server's loop, at most.
-    static let acceptsInFlight = 256
     /// The listen queue's length (the kernel caps it at `somaxconn`).
     static let listenQueue: Int32 = 4096
 
@@ -49,22 +41,18 @@ extension TransitionServer {
             try SocketFile.prepare(options.socketPath)
             listening = try ListeningSocket.open(path: options.socketPath, mode: options.socketMode, backlog: Self.listenQueue)
         }
-        let acceptGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let limiter = AcceptLimiter(limit: Self.acceptsInFlight, loop: acceptGroup.next())
         let listener: Channel
         do {
-            listener = try unixBootstrap(acceptLoop: acceptGroup.next(), limiter: limiter).withBoundSocket(listening).wait()
+            listener = try unixBootstrap().withBoundSocket(listening).wait()
         } catch {
             // (The bootstrap closes the socket once it made a channel of it.)
-            acceptGroup.shutdownGracefully { _ in }
             if owned { SocketFile.remove(options.socketPath) }
             throw SocketPathError(kind: .system, path: options.socketPath, message: "cannot accept on it: \(error)")
         }
         // NIO's channel listens again on an adopted socket, with its default
         // queue of 128: a connect flood past that waits in the clients'
-        // retries, not in the kernel (1,000 subscribers that connect while
-        // the stream runs took 36–53 s instead of 2). The deep queue again
-        // (a service manager's socket too: NIO had cut its `Backlog=`).
+        // retries, not in the kernel. The deep queue again (a service
+        // manager's socket too: NIO had cut its `Backlog=`).
         if listen(listening, Self.listenQueue) != 0 {
             logger.warning("cannot deepen the listen queue of \(options.socketPath): \(String(cString: strerror(errno)))")
         }
@@ -74,7 +62,6 @@ extension TransitionServer {
         do {
             try loop.submit { [self] in
                 unixListener = listener
-                unixAcceptGroup = acceptGroup
                 if owned {
                     logger.info("serving \(options.socketPath) (mode \(String(options.socketMode, radix: 8)))")
                 } else {
@@ -87,7 +74,7 @@ extension TransitionServer {
                 startAcceptingMetrics()
             }.wait()
         } catch {
-            listener.close().whenComplete { _ in acceptGroup.shutdownGracefully { _ in } }
+            listener.close(promise: nil)
             if owned { SocketFile.remove(options.socketPath) }
             throw error
         }
@@ -96,23 +83,21 @@ extension TransitionServer {
     /// The listener's bootstrap: not reading until the machine listens, a
     /// bounded number of accepts per turn, a back-off when out of
     /// descriptors, and each connection's channel set up for a client.
-    private func unixBootstrap(acceptLoop: EventLoop, limiter: AcceptLimiter) -> ServerBootstrap {
-        ServerBootstrap(group: acceptLoop, childGroup: loop)
+    private func unixBootstrap() -> ServerBootstrap {
+        ServerBootstrap(group: loop)
             .serverChannelOption(.autoRead, value: false)
             .serverChannelOption(.maxMessagesPerRead, value: Self.acceptsPerRead)
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandlers([
-                        AcceptBackoffHandler(shouldForwardIOErrorCaught: false, backoffProvider: { _ in .milliseconds(100) }),
-                        limiter,
-                    ])
+                    try channel.pipeline.syncOperations.addHandler(
+                        AcceptBackoffHandler(shouldForwardIOErrorCaught: false, backoffProvider: { _ in .milliseconds(100) }))
                 }
             }
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
             .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 1024, maximum: 65536))
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(UnixClientHandler(server: self, settled: limiter.settled))
+                    try channel.pipeline.syncOperations.addHandler(UnixClientHandler(server: self))
                 }
             }
     }
@@ -129,8 +114,7 @@ extension TransitionServer {
     /// Closes the Unix socket's listener (the service manager's socket too:
     /// its file stays).
     func stopAcceptingUnix() -> EventLoopFuture<Void> {
-        let group = unixAcceptGroup.take()
-        return closeListener(unixListener.take()).always { _ in group?.shutdownGracefully { _ in } }
+        closeListener(unixListener.take())
     }
 
     /// A connection on the Unix socket is up: admitted (by its peer's uid,
@@ -167,23 +151,14 @@ final class UnixClientHandler: ChannelInboundHandler {
     private let server: TransitionServer
     /// Its client, once admitted.
     private var id: ClientID?
-    /// Tells the acceptor the connection is set up (once: active, or gone
-    /// before it was).
-    private var settled: (@Sendable () -> Void)?
 
-    init(server: TransitionServer, settled: (@Sendable () -> Void)? = nil) {
+    init(server: TransitionServer) {
         self.server = server
-        self.settled = settled
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        settled.take()?()
         server.unixConnectionActive(context.channel) { id = $0 }
         context.fireChannelActive()
-    }
-
-    func handlerRemoved(context: ChannelHandlerContext) {
-        settled.take()?()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -199,54 +174,5 @@ final class UnixClientHandler: ChannelInboundHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         context.close(promise: nil)
-    }
-}
-
-/// On the listening channel, on its own loop: counts the connections
-/// accepted and not yet set up on the server's loop, and holds the
-/// channel's reads while there are `limit` of them, so that a connect flood
-/// waits in the kernel's listen queue. Confined to `loop` (`settled` may be
-/// called from anywhere).
-final class AcceptLimiter: ChannelDuplexHandler, @unchecked Sendable {
-    typealias InboundIn = Channel
-    typealias InboundOut = Channel
-    typealias OutboundIn = Channel
-
-    private let limit: Int
-    private let loop: EventLoop
-    private var inFlight = 0
-    private var readHeld = false
-    private var context: ChannelHandlerContext?
-
-    init(limit: Int, loop: EventLoop) {
-        self.limit = limit
-        self.loop = loop
-    }
-
-    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
-    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        inFlight += 1
-        context.fireChannelRead(data)
-    }
-
-    func read(context: ChannelHandlerContext) {
-        if inFlight >= limit {
-            readHeld = true
-        } else {
-            context.read()
-        }
-    }
-
-    /// One accepted connection is set up (or gone).
-    @Sendable func settled() {
-        loop.execute { [self] in
-            inFlight -= 1
-            if readHeld, inFlight < limit, let context {
-                readHeld = false
-                context.read()
-            }
-        }
     }
 }
