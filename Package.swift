@@ -2,14 +2,15 @@
 import PackageDescription
 
 // Dependency arrows point one way:
-//   transitiond (CLI) → TransitionServer, LiveInput, EngineDriving, DaemonMetrics → ServerPorts → TransitionEngine
-//   (the server and its engine hosts and metrics meet at ServerPorts: none of them depends on another)
-//   TransitionServer → EventStream → TransitionEngine; LiveInput → EngineDriving (the engine's time on a loop)
+//   transitiond (CLI) → Server, Inputs, DaemonMetrics → ServerPorts → Engine
+//   (the server and the engine's hosts and metrics meet at ServerPorts: none of them depends on another)
+//   Server (the executor and its transports) → ServerCore (the rules; no sockets) → EventStream → Engine
+//   Inputs → EvdevInput → CLibevdev (system libevdev); Inputs → Replay, TouchFilter, Recordings → Engine
 //   DaemonMetrics → swift-metrics/swift-prometheus
-//   transitiond (CLI) → Recordings / TransitionConfig / Replay → TransitionEngine; transitiond (CLI) → StreamClient
-//   TransitionServer / EventStream / StreamClient → WireProtocol → WireFormat (the wire knows no engine:
+//   transitiond (CLI) → Recordings / TransitionConfig / Replay / ReplayPlot → Engine; transitiond (CLI) → StreamClient
+//   ServerCore / EventStream / StreamClient → WireProtocol → WireFormat (the wire knows no engine:
 //   EventStream maps the engine's types to the wire's)
-//   LiveInput → EvdevInput → CLibevdev (system libevdev); Clocks under the hosts and the CLI
+//   SystemSupport (clocks, threads, signals) under the hosts, the client and the CLI
 /// The release link's function order (see the `transitiond` target).
 let linkOrderFile = Context.packageDirectory + "/Sources/transitiond/LinkOrder/startup.order"
 
@@ -30,18 +31,18 @@ let package = Package(
     ],
     targets: [
         // Pure: touch frames → gestures → transitions → events. Standard library only.
-        .target(name: "TransitionEngine"),
+        .target(name: "Engine"),
         // evemu and `libinput record` readers, evemu writer.
-        .target(name: "Recordings", dependencies: ["TransitionEngine"]),
+        .target(name: "Recordings", dependencies: ["Engine"]),
         // TOML config → engine configuration, with file:line errors.
-        .target(name: "TransitionConfig", dependencies: ["TransitionEngine"]),
+        .target(name: "TransitionConfig", dependencies: ["Engine"]),
         // The engine's events and snapshots as the wire's messages (design "Events"): the mapping.
-        .target(name: "EventStream", dependencies: ["TransitionEngine", "WireProtocol"]),
+        .target(name: "EventStream", dependencies: ["Engine", "WireProtocol"]),
         // Plays recordings through the engine, one step at a time (no clock).
-        .target(name: "Replay", dependencies: ["TransitionEngine"]),
-        // CLOCK_MONOTONIC as a Swift Clock, a manual clock, the pacing rule.
-        .target(name: "Clocks", dependencies: ["SystemSupport"]),
-        // Outside an event loop: native threads, the pipe that wakes them, signals, the lock.
+        .target(name: "Replay", dependencies: ["Engine"]),
+        // What the daemon needs of the system outside an event loop: CLOCK_MONOTONIC as a Swift
+        // Clock, a manual clock, the pacing rule; native threads, the pipe that wakes them,
+        // signals, the lock.
         .target(name: "SystemSupport"),
         // The service manager's protocols without libsystemd: socket activation, sd_notify and
         // the watchdog, journald's log form.
@@ -52,24 +53,30 @@ let package = Package(
         // Standard library only; no engine.
         .target(name: "WireProtocol", dependencies: ["WireFormat"]),
         // The client side of the socket: a state mirror, a blocking connection, the socket path.
-        .target(name: "StreamClient", dependencies: ["Clocks", "WireProtocol"]),
-        // The socket server: its state machine, the executor on one loop, the Unix socket transport.
+        .target(name: "StreamClient", dependencies: ["SystemSupport", "WireProtocol"]),
         // What the server and the rest of the daemon exchange: the engine host's protocol (commands
         // in, events out, its status), and the counts that metrics read. No I/O.
-        .target(name: "ServerPorts", dependencies: ["TransitionEngine", "WireProtocol"]),
-        .target(name: "TransitionServer", dependencies: [
-            "Clocks", "SystemSupport", "TransitionEngine", "EventStream", "WireProtocol", "ServerPorts",
+        .target(name: "ServerPorts", dependencies: ["Engine", "WireProtocol"]),
+        // The socket server's rules, with no sockets: `ServerStateMachine` (clients, commands,
+        // back-pressure, access, reloads, shutdown), each client's outbox, the line framer, the
+        // access policy, the refusal log's rate limit, the daemon's reply lines.
+        .target(name: "ServerCore", dependencies: [
+            "Engine", "EventStream", "WireProtocol", "ServerPorts",
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
+        // The socket server run: the executor on one event loop and its transports (the Unix
+        // socket, the WebSocket listener with its HTTP side and bundled pages, the metrics
+        // listener), with what they ask of the kernel (peer credentials, socket files).
+        .target(name: "Server", dependencies: [
+            "SystemSupport", "Engine", "EventStream", "WireProtocol", "ServerPorts", "ServerCore",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOWebSocket", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
-        ]),
-        // Engine time on an event loop (one driver for replay and live input), and the replay's host.
-        .target(name: "EngineDriving", dependencies: [
-            "Clocks", "Replay", "TransitionEngine", "ServerPorts",
-            .product(name: "NIOCore", package: "swift-nio"),
+        ], resources: [
+            .embedInCode("index.html"), .embedInCode("transitiond.js"), .embedInCode("transitiond.d.ts"),
         ]),
         // libevdev (apt libevdev-dev) as a C module: devices, reading, uinput.
         .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
@@ -77,30 +84,28 @@ let package = Package(
         .target(name: "ReplayPlot"),
         // The touch filter: which touches of a grabbed panel the UI gets, as a well-formed
         // multitouch stream for its uinput clone. Pure: no I/O, no clock.
-        .target(name: "TouchFilter", dependencies: ["TransitionEngine"]),
+        .target(name: "TouchFilter", dependencies: ["Engine"]),
         // Live input: discover, open, describe, grab and read evdev devices; uinput devices.
-        .target(name: "EvdevInput", dependencies: ["CLibevdev", "Clocks", "SystemSupport", "TransitionEngine"]),
-        // Live input served: the device host of the socket server.
-        .target(name: "LiveInput", dependencies: [
-            "Clocks", "EngineDriving", "EvdevInput", "Recordings", "TouchFilter", "ServerPorts", "TransitionEngine",
+        .target(name: "EvdevInput", dependencies: ["CLibevdev", "SystemSupport", "Engine"]),
+        // The engine's hosts on the server's loop: engine time on an event loop (`EngineDriver`,
+        // one driver for both), the replay's host, and live input's (`LiveInputMachine`, the rules,
+        // and `DeviceHost`, its executor; the flight recorder, the uinput copies).
+        .target(name: "Inputs", dependencies: [
+            "SystemSupport", "Replay", "EvdevInput", "Recordings", "TouchFilter", "ServerPorts", "Engine",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Prometheus metrics (swift-metrics with the swift-prometheus backend): the server's, the
         // host's and the engine's counts, published at each scrape.
         .target(name: "DaemonMetrics", dependencies: [
-            "TransitionEngine", "ServerPorts",
+            "Engine", "ServerPorts",
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
-        // The demo page and the JavaScript client, compiled in for the WebSocket listener's HTTP side.
-        .target(name: "WebAssets", resources: [
-            .embedInCode("index.html"), .embedInCode("transitiond.js"), .embedInCode("transitiond.d.ts"),
-        ]),
         .executableTarget(name: "transitiond", dependencies: [
-            "TransitionEngine", "Recordings", "TransitionConfig", "EventStream", "Replay", "TransitionServer", "ServerPorts",
-            "StreamClient", "EvdevInput", "LiveInput", "Clocks", "EngineDriving", "SystemSupport", "WireProtocol",
-            "ServiceManager", "WebAssets", "TouchFilter", "ReplayPlot", "DaemonMetrics",
+            "Engine", "Recordings", "TransitionConfig", "EventStream", "Replay", "ServerCore", "Server", "ServerPorts",
+            "StreamClient", "EvdevInput", "Inputs", "SystemSupport", "WireProtocol",
+            "ServiceManager", "TouchFilter", "ReplayPlot", "DaemonMetrics",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -118,7 +123,7 @@ let package = Package(
                          .when(platforms: [.linux], configuration: .release)),
         ]),
         // The live path's cost per event with the flight recorder and the touch filter (bench/LivePath).
-        .executableTarget(name: "bench-live-path", dependencies: ["LiveInput", "Recordings", "TouchFilter", "TransitionEngine"],
+        .executableTarget(name: "bench-live-path", dependencies: ["Inputs", "Recordings", "TouchFilter", "Engine"],
                           path: "bench/LivePath"),
         // The config reader's time per byte on documents of several shapes and sizes (bench/TOMLRead).
         .executableTarget(name: "bench-toml-read", dependencies: ["TransitionConfig"], path: "bench/TOMLRead"),
@@ -126,18 +131,18 @@ let package = Package(
         .executableTarget(name: "stream-client-example", dependencies: ["StreamClient"], path: "docs/examples/swift"),
         // The Autobahn|Testsuite harness: a WebSocket echo with the daemon's own handlers (Tests/autobahn).
         .executableTarget(name: "websocket-echo", dependencies: [
-            "TransitionServer", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            "Server", "ServerCore", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
         ], path: "Tests/autobahn/Echo"),
         // Test support shared by the test targets: project paths, the real binary run as a process,
         // a line client, temporary paths, a seeded generator, bounded waits.
         .target(name: "TestSupport", dependencies: ["SystemSupport"], path: "Tests/TestSupport"),
-        .testTarget(name: "TransitionEngineTests", dependencies: ["TransitionEngine"]),
-        .testTarget(name: "TouchFilterTests", dependencies: ["TouchFilter", "TransitionEngine"]),
+        .testTarget(name: "EngineTests", dependencies: ["Engine"]),
+        .testTarget(name: "TouchFilterTests", dependencies: ["TouchFilter", "Engine"]),
         .testTarget(name: "ReplayPlotTests", dependencies: ["ReplayPlot"]),
-        .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "TransitionEngine", "TestSupport"]),
-        .testTarget(name: "TransitionServerTests", dependencies: [
-            "TransitionServer", "ServerPorts", "TransitionEngine", "WireProtocol", "TestSupport",
+        .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "Engine", "TestSupport"]),
+        .testTarget(name: "ServerTests", dependencies: [
+            "ServerCore", "Server", "ServerPorts", "Engine", "WireProtocol", "TestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -145,9 +150,9 @@ let package = Package(
             .product(name: "NIOWebSocket", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "DaemonMetricsTests", dependencies: ["DaemonMetrics", "ServerPorts", "TransitionEngine"]),
-        .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "TransitionEngine", "WireProtocol"]),
-        .testTarget(name: "TransitionConfigTests", dependencies: ["TransitionConfig", "TransitionEngine", "TestSupport"]),
+        .testTarget(name: "DaemonMetricsTests", dependencies: ["DaemonMetrics", "ServerPorts", "Engine"]),
+        .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "Engine", "WireProtocol"]),
+        .testTarget(name: "TransitionConfigTests", dependencies: ["TransitionConfig", "Engine", "TestSupport"]),
         .testTarget(name: "WireFormatTests", dependencies: ["WireFormat", "TestSupport"]),
         .testTarget(name: "ServiceManagerTests", dependencies: [
             "ServiceManager", "TestSupport", .product(name: "Logging", package: "swift-log"),
@@ -155,15 +160,15 @@ let package = Package(
         .testTarget(name: "WireProtocolTests", dependencies: ["WireProtocol", "WireFormat", "TestSupport"]),
         .testTarget(name: "StreamClientTests", dependencies: ["StreamClient", "WireProtocol", "TestSupport"]),
         .testTarget(name: "EvdevInputTests", dependencies: [
-            "EvdevInput", "LiveInput", "Clocks", "CLibevdev", "TransitionEngine", "Recordings", "TransitionServer", "ServerPorts", "TestSupport",
+            "EvdevInput", "Inputs", "CLibevdev", "Engine", "Recordings", "ServerCore", "Server", "ServerPorts", "TestSupport",
             "TransitionConfig", "TouchFilter", "Replay", "SystemSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TransitiondTests", dependencies: [
-            "TransitionEngine", "Recordings", "TransitionConfig", "EventStream", "Replay", "TestSupport",
-            "Clocks", "EngineDriving", "SystemSupport",
+            "Engine", "Recordings", "TransitionConfig", "EventStream", "Replay", "TestSupport",
+            "Inputs", "SystemSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
@@ -180,7 +185,7 @@ if Context.environment["TRANSITIOND_FUZZ"] != nil {
     package.targets += [
         // What the fuzz targets share: the input as a byte cursor, the engine's invariants, a
         // recording played through the engine.
-        .target(name: "FuzzSupport", dependencies: ["TransitionEngine", "Replay", "Recordings"],
+        .target(name: "FuzzSupport", dependencies: ["Engine", "Replay", "Recordings"],
                 path: "Tests/fuzz/Support"),
         .executableTarget(name: "fuzz-evemu", dependencies: ["FuzzSupport", "Recordings"],
                           path: "Tests/fuzz/Targets/evemu"),
@@ -190,11 +195,11 @@ if Context.environment["TRANSITIOND_FUZZ"] != nil {
                           path: "Tests/fuzz/Targets/libinput-record"),
         .executableTarget(name: "fuzz-config", dependencies: ["FuzzSupport", "TransitionConfig"],
                           path: "Tests/fuzz/Targets/config"),
-        .executableTarget(name: "fuzz-command", dependencies: ["FuzzSupport", "TransitionServer", "WireProtocol"],
+        .executableTarget(name: "fuzz-command", dependencies: ["FuzzSupport", "ServerCore", "WireProtocol"],
                           path: "Tests/fuzz/Targets/command"),
         .executableTarget(name: "fuzz-stream", dependencies: ["FuzzSupport", "StreamClient", "WireProtocol"],
                           path: "Tests/fuzz/Targets/stream"),
-        .executableTarget(name: "fuzz-engine", dependencies: ["FuzzSupport", "TransitionEngine"],
+        .executableTarget(name: "fuzz-engine", dependencies: ["FuzzSupport", "Engine"],
                           path: "Tests/fuzz/Targets/engine"),
     ]
 }

@@ -1,6 +1,6 @@
 import CoreMetrics
 import Prometheus
-import TransitionEngine
+import Engine
 import ServerPorts
 
 /// The daemon's Prometheus metrics, through swift-metrics with the

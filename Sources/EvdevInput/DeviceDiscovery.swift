@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import TransitionEngine
+import Engine
 
 /// One evdev node in the input directory, with the stable links udev made
 /// for it.

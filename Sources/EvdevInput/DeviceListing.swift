@@ -1,5 +1,5 @@
 import CLibevdev
-import TransitionEngine
+import Engine
 
 /// The text `transitiond devices` prints: one block per node, like
 /// `libinput list-devices` (name, path, links, ids, whether it is a

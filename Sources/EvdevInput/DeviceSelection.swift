@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 
 /// Which devices the daemon reads: `--device auto` (the first
 /// touchscreen), `--device all` (every touchscreen, as they come and go) or

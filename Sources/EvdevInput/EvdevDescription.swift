@@ -1,5 +1,5 @@
 import CLibevdev
-import TransitionEngine
+import Engine
 
 /// Converts between a libevdev device (`struct libevdev *`, from a kernel
 /// node or built in memory) and the engine's `DeviceDescription`.

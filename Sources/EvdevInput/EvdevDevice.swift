@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CLibevdev
-import TransitionEngine
+import Engine
 
 /// One open evdev device node (`/dev/input/eventN`) read through libevdev:
 /// opened non-blocking and close-on-exec, described, optionally grabbed,

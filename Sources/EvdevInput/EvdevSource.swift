@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Synchronization
 import SystemSupport
-import TransitionEngine
+import Engine
 
 /// The live input source: one input thread that attaches the selected
 /// device (`auto` or a path), reads it with libevdev, and re-attaches after

@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 
 /// A device the input source attached to.
 public struct AttachedDevice: Sendable, Equatable {

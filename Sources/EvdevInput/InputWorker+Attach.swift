@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import TransitionEngine
+import Engine
 
 extension InputWorker {
     // MARK: Watching for devices

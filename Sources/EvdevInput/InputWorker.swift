@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import TransitionEngine
-import Clocks
+import Engine
+import SystemSupport
 
 /// The input thread's state and loop (see `EvdevSource`): everything here
 /// runs on that one thread.

@@ -1,5 +1,5 @@
 import SystemSupport
-import TransitionEngine
+import Engine
 
 /// The hand-over of input reports from an input thread to its host:
 /// `push` on the input thread, `take` on the host's thread. The host is told

@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 
 /// Whether a device is a touchscreen, and why (or why not): a direct-touch
 /// device (`INPUT_PROP_DIRECT`: the touch lands where it is shown) with

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import TransitionEngine
+import Engine
 
 /// A device's properties in the udev database (`/run/udev/data/cMAJOR:MINOR`,
 /// its `E:KEY=VALUE` lines), read without libudev: e.g. the

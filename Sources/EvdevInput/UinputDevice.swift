@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CLibevdev
-import TransitionEngine
+import Engine
 
 /// A virtual input device made through `/dev/uinput` from a description
 /// (libevdev opens and closes `/dev/uinput` itself: `LIBEVDEV_UINPUT_OPEN_MANAGED`).

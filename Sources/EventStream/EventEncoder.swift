@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 import WireProtocol
 
 /// Encodes the engine's events and snapshots as the stream's lines

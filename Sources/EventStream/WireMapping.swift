@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 import WireProtocol
 
 // The engine's types as the wire's (WireProtocol has none of the engine's,

@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 
 // The description lines of an evemu file: `# EVEMU x.y`, `N:`, `I:`, `P:`,
 // `B:`, `A:` and the old `L:`/`S:` lines.

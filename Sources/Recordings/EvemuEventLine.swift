@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import TransitionEngine
+import Engine
 
 // The `E: SECONDS.MICROSECONDS TYPE CODE VALUE` line, the hot path of every
 // replay. `fast` reads the common shape (what evemu-record writes) straight

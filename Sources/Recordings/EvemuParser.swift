@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 
 /// Reads evemu files (`evemu-record`, `evemu-describe`), file format versions
 /// 1.0 to 1.3: a device description (`N:`, `I:`, `P:`, `B:`, `A:` lines, with

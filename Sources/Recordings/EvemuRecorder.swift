@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import TransitionEngine
+import Engine
 
 /// Streams a live device into an evemu 1.3 file (`transitiond record`):
 /// the header from the device's description, then `E:` lines with times

@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 
 /// Writes evemu files in format 1.3, the layout `evemu-record` writes and
 /// libevemu reads: a `#` comment block describing the device, the `N:`,

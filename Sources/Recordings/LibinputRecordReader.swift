@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 
 /// Reads `libinput record` files (YAML, file format version 1): the first
 /// device's description from `devices[0].evdev` (`name`, `id`, `codes`,

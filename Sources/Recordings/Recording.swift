@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 
 /// A recorded gesture: the device it came from and its evdev events in file
 /// order, with times in microseconds exactly as the file wrote them (absolute

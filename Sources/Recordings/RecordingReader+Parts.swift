@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 
 extension RecordingReader {
     /// Reads the recording at `path` as `read(path:descriptionPath:)` does,

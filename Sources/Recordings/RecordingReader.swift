@@ -1,5 +1,5 @@
 import Glibc
-import TransitionEngine
+import Engine
 
 /// Reads a recording in either format, evemu (`.events`, `.desc`, any
 /// version) or `libinput record` YAML, with an optional separate device

@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 
 
 /// One recording prepared for replay: its events and the device they came from.

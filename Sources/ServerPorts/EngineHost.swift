@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 
 /// What owns the engine and feeds it input — a replay now, a touchscreen
 /// later — as the server sees it. Everything is called on the server's

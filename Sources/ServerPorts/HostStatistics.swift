@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 
 /// What an engine host has fed the engine and what the engine did, as the
 /// metrics endpoint reads it (on the server's loop, when scraped): the

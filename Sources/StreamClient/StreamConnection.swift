@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Clocks
+import SystemSupport
 
 /// A blocking client connection to the daemon's Unix stream socket: read
 /// the stream a line at a time, send commands. One thread uses it at a time.

@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 
 /// One touch of the clone: the source touch it shows, its own tracking id,
 /// when it began among the clone's touches, and its axis values.

@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 
 /// The evdev codes the filter needs beyond the engine's `EventCode`
 /// (linux/input-event-codes.h).

@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 
 /// What the filter takes from a device description, checked once: the slot
 /// count, the per-contact axes it carries, the key bits and the single-touch

@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 
 /// The source panel's multitouch state: per slot its tracking id, the touch
 /// in it (a serial number of the filter, new for every new tracking id) and

@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 
 /// The touch filter of filter mode: which touches of a grabbed panel its
 /// uinput clone (and so the UI) gets, written as a well-formed multitouch

@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 
 /// Turns validated sections into the engine's configuration and the server's
 /// settings, checking what spans several keys or tables: unique names,

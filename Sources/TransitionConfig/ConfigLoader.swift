@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 
 /// Reads transitiond's TOML config into an `EngineConfiguration` (or, with
 /// the `[server]` table, a `DaemonConfiguration`) and writes one back

@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 
 /// Writes an `EngineConfiguration` (or a `DaemonConfiguration`) as the TOML
 /// config it is equivalent to: every key that applies, with its effective

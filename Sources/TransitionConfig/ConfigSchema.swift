@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 
 /// The schema of transitiond's config file (design "Config"): the top level
 /// and its tables. Every key is declared once, typed, in the key tables

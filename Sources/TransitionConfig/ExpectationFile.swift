@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 
 /// What `transitiond verify` checks recordings against: for each recording,
 /// the gestures it must end, in order (an expectation file, TOML).

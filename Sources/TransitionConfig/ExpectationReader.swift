@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 
 /// Reads an expectation file with the config's TOML reader and schema
 /// validator: every problem is a `ConfigError`

@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 
 /// The keys of an expectation file (`transitiond verify --expect FILE`), in
 /// the vocabulary of `ConfigSchema`: each key declared once, typed; the same

@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 
 /// A group named in `[server] allow_groups`: by gid, or by name (resolved to
 /// a gid by whoever checks peers, not by the config reader).

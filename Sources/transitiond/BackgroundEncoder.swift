@@ -1,7 +1,7 @@
 import Dispatch
 import Synchronization
 import SystemSupport
-import TransitionEngine
+import Engine
 import EventStream
 import WireProtocol
 

@@ -2,10 +2,10 @@
 import Glibc
 #endif
 import Logging
-import TransitionEngine
+import Engine
 import TransitionConfig
-import WebAssets
-import TransitionServer
+import Server
+import ServerCore
 import StreamClient
 
 /// Loads `--config FILE`, or the embedded default when there is none, for

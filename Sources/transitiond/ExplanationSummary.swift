@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 
 /// What a whole replay's explanations add up to, for when no transition
 /// began: `replay --fast --explain` ends with these lines and the empty

@@ -1,6 +1,6 @@
 import EventStream
 import WireProtocol
-import TransitionEngine
+import Engine
 
 /// Turns the engine's explanations into lines for people (`replay
 /// --explain`): each touch-down, then every transition that looked at it

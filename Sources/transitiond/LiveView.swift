@@ -1,6 +1,6 @@
 import EventStream
 import StreamClient
-import TransitionEngine
+import Engine
 import WireProtocol
 
 /// The terminal view of a replay: the engine's events, named, go through

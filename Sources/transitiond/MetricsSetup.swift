@@ -1,7 +1,8 @@
 import DaemonMetrics
 import TransitionConfig
 import ServerPorts
-import TransitionServer
+import Server
+import ServerCore
 
 /// Prometheus metrics for a served run (`run`, `replay --socket`): on unless
 /// `[metrics] enabled = false`, at `/metrics` of the WebSocket listener and

@@ -1,5 +1,5 @@
 import ReplayPlot
-import TransitionEngine
+import Engine
 
 /// Gathers what a replay did into the plot's input (`replay --plot`): per
 /// transition its progress and velocity samples (interacting, then the

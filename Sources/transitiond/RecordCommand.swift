@@ -5,7 +5,7 @@ import SystemSupport
 import ArgumentParser
 import EvdevInput
 import Recordings
-import TransitionEngine
+import Engine
 
 /// `transitiond record`: writes a device's events as an evemu 1.3 file
 /// that `evemu-play` and `transitiond replay` read.

@@ -2,7 +2,7 @@ import Dispatch
 import Recordings
 import Replay
 import SystemSupport
-import TransitionEngine
+import Engine
 
 /// Reads one recording on a thread of its own for `replay --fast`, handing
 /// its events over in parts as they are parsed, so that reading overlaps

@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 
 /// One transition's rejections, summed up by kind for `ExplanationSummary`:
 /// each kind's count and first instance, and for touch-downs outside an

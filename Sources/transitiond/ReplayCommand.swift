@@ -2,18 +2,19 @@
 import Glibc
 #endif
 import ArgumentParser
-import Clocks
-import EngineDriving
+import SystemSupport
+import Inputs
 import NIOCore
 import NIOPosix
-import TransitionEngine
+import Engine
 import Recordings
 import EventStream
 import WireProtocol
 import Replay
 import ReplayPlot
 import ServerPorts
-import TransitionServer
+import Server
+import ServerCore
 
 /// `transitiond replay`: streams recorded gestures through the engine, at
 /// the recording's pace (`--speed`) or as fast as possible (`--fast`,

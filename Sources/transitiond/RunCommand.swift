@@ -3,11 +3,12 @@ import Glibc
 #endif
 import ArgumentParser
 import EvdevInput
-import LiveInput
-import TransitionEngine
+import Inputs
+import Engine
 import ServiceManager
 import ServerPorts
-import TransitionServer
+import Server
+import ServerCore
 import TouchFilter
 import TransitionConfig
 import Logging

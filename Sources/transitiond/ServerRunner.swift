@@ -6,7 +6,8 @@ import Logging
 import NIOCore
 import NIOPosix
 import ServerPorts
-import TransitionServer
+import Server
+import ServerCore
 import ServiceManager
 
 /// Runs the socket server until SIGINT/SIGTERM (or, for a replay, until the

@@ -4,7 +4,8 @@ import Glibc
 import Logging
 import NIOCore
 import ServiceManager
-import TransitionServer
+import Server
+import ServerCore
 
 /// The daemon's side of the service manager's protocol, on the server's
 /// event loop: `READY=1` once the socket listens and the input is known,

@@ -4,7 +4,6 @@ import Glibc
 import SystemSupport
 import StreamClient
 import WireProtocol
-import Clocks
 
 /// The loop of `transitiond subscribe`: connect (with retries), read and
 /// print the stream, close what was in flight when the connection drops,

@@ -1,6 +1,6 @@
 import StreamClient
 import WireProtocol
-import Clocks
+import SystemSupport
 
 /// The terminal view of `transitiond subscribe` and `transitiond replay`: a
 /// log line for every connection, begin, decision and end, above one line

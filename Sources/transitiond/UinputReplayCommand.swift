@@ -5,8 +5,7 @@ import SystemSupport
 import ArgumentParser
 import EvdevInput
 import Recordings
-import TransitionEngine
-import Clocks
+import Engine
 
 /// `transitiond uinput-replay` (hidden; a test tool for a real kernel):
 /// makes a uinput device from a recording's description and writes the

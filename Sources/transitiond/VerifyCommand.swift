@@ -5,7 +5,7 @@ import ArgumentParser
 import Recordings
 import Replay
 import TransitionConfig
-import TransitionEngine
+import Engine
 
 /// `transitiond verify`: plays each recording as `replay --fast` does and
 /// checks how its gestures end (transition, decision, reason, progress at

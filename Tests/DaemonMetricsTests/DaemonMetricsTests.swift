@@ -1,6 +1,6 @@
 import DaemonMetrics
 import Testing
-@testable import TransitionEngine
+@testable import Engine
 import ServerPorts
 
 /// The exposition `MetricsExporter` makes of the counts it is given: names,

@@ -2,7 +2,7 @@ import CLibevdev
 import Recordings
 import Testing
 import TestSupport
-import TransitionEngine
+import Engine
 @testable import EvdevInput
 
 /// libevdev devices built in memory (`libevdev_new` + enable calls: no

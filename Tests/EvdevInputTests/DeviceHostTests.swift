@@ -2,9 +2,9 @@ import Foundation
 import SystemSupport
 import TestSupport
 import Testing
-import TransitionEngine
+import Engine
 @testable import EvdevInput
-@testable import LiveInput
+@testable import Inputs
 
 /// The device host on a real event loop, fed by a fake source: smoke tests
 /// of the executor (batches in, events out, animation ticks on loop

@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-import TransitionEngine
+import Engine
 @testable import EvdevInput
 
 /// Discovery on a fake `/dev/input` tree of files and symlinks, and the

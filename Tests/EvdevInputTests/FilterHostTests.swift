@@ -1,12 +1,11 @@
 import Foundation
-import Clocks
 import SystemSupport
 import Testing
 import TestSupport
 import TouchFilter
-import TransitionEngine
+import Engine
 @testable import EvdevInput
-@testable import LiveInput
+@testable import Inputs
 
 /// Filter mode in the device host, with the copy's writes captured: smoke
 /// tests of the executor's part (a copy made, written, refusing writes).

@@ -3,10 +3,11 @@ import Recordings
 import Replay
 import TestSupport
 import Testing
-import TransitionEngine
+import Engine
 import ServerPorts
-import TransitionServer
-@testable import LiveInput
+import Server
+import ServerCore
+@testable import Inputs
 @testable import EvdevInput
 
 /// The flight recorder: a ring bounded by time and by bytes, whose dump is

@@ -1,13 +1,12 @@
-import Clocks
+import SystemSupport
 import Foundation
 import NIOCore
 import NIOPosix
-import SystemSupport
 import TestSupport
 import Testing
-import TransitionEngine
+import Engine
 @testable import EvdevInput
-@testable import LiveInput
+@testable import Inputs
 
 /// The input thread → event loop hand-over through DeviceHost under load:
 /// every event and every read arrives, in order. The figures (throughput of

@@ -1,4 +1,4 @@
-import Clocks
+import SystemSupport
 import Foundation
 import Logging
 import NIOCore
@@ -6,9 +6,9 @@ import NIOPosix
 import Recordings
 import Synchronization
 import TestSupport
-import TransitionEngine
+import Engine
 @testable import EvdevInput
-@testable import LiveInput
+@testable import Inputs
 
 /// An input source the test drives: reports pushed here reach the host
 /// through the same `ReportQueue` hand-over the input thread uses.

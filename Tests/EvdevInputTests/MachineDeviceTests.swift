@@ -2,9 +2,9 @@ import Recordings
 import Testing
 import TestSupport
 import TransitionConfig
-import TransitionEngine
+import Engine
 @testable import EvdevInput
-@testable import LiveInput
+@testable import Inputs
 
 /// The live input's rules, input by input: frames, resyncs, losses, the
 /// input status, animation ticks. No loop, no waits: the script's time.

@@ -1,8 +1,8 @@
 import Testing
 import TouchFilter
-import TransitionEngine
+import Engine
 @testable import EvdevInput
-@testable import LiveInput
+@testable import Inputs
 
 /// Filter mode's rules, input by input: the touches a transition claims
 /// never reach the copy, the others do, a disabled transition's touches go

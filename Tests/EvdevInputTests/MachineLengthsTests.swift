@@ -1,7 +1,7 @@
 import Testing
-import TransitionEngine
+import Engine
 @testable import EvdevInput
-@testable import LiveInput
+@testable import Inputs
 
 /// Lengths in millimetres: resolved for the first panel attached, named
 /// for another of a different size, following the first panel still

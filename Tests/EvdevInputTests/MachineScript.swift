@@ -1,8 +1,8 @@
 import Testing
 import TouchFilter
-import TransitionEngine
+import Engine
 @testable import EvdevInput
-@testable import LiveInput
+@testable import Inputs
 
 /// Drives a `LiveInputMachine` with a script of inputs and renders the
 /// actions as short lines ("log-info attached …", "write 0 ×12",

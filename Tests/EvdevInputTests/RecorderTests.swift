@@ -2,8 +2,8 @@ import Foundation
 import Recordings
 import TestSupport
 import Testing
-import TransitionEngine
-@testable import LiveInput
+import Engine
+@testable import Inputs
 
 /// `transitiond record`'s evemu output, read back with RecordingReader.
 @Suite("Evemu recorder")

@@ -4,10 +4,11 @@ import NIOCore
 import NIOPosix
 import TestSupport
 import Testing
-import TransitionEngine
-import TransitionServer
+import Engine
+import Server
+import ServerCore
 @testable import EvdevInput
-@testable import LiveInput
+@testable import Inputs
 
 /// The socket server with a device host: `hello` and `state` say whether
 /// the input waits or which device is attached.

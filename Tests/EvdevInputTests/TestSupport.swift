@@ -1,6 +1,6 @@
 import Foundation
 import TestSupport
-import TransitionEngine
+import Engine
 @testable import EvdevInput
 
 // MARK: Paths

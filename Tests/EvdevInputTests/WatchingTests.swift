@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-import TransitionEngine
+import Engine
 @testable import EvdevInput
 
 /// The EACCES retry policy, inotify on a temporary directory, and the input

@@ -1,5 +1,5 @@
 import Testing
-import TransitionEngine
+import Engine
 import EventStream
 import WireProtocol
 

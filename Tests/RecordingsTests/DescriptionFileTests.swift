@@ -1,7 +1,7 @@
 import Foundation
 @testable import Recordings
 import Testing
-import TransitionEngine
+import Engine
 
 /// Reading files: `--description` pairing, the hint for an events-only file,
 /// and errors from the file system.

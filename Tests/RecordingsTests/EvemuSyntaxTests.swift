@@ -1,6 +1,6 @@
 @testable import Recordings
 import Testing
-import TransitionEngine
+import Engine
 
 /// The shapes of valid evemu files: versions, line endings, comments,
 /// names, numbers and times.

@@ -1,6 +1,6 @@
 @testable import Recordings
 import Testing
-import TransitionEngine
+import Engine
 
 /// The evemu writer: evemu's layout, and write → read gives back the same
 /// description and the events with times relative to the first.

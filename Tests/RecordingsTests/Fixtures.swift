@@ -2,7 +2,7 @@ import Foundation
 @testable import Recordings
 import TestSupport
 import Testing
-import TransitionEngine
+import Engine
 
 /// Where the shared third-party recordings live (beside the checkout), and
 /// small helpers the tests share.

@@ -1,7 +1,7 @@
 @testable import Recordings
 import TestSupport
 import Testing
-import TransitionEngine
+import Engine
 
 /// Any bytes either parse or throw a RecordingError; nothing crashes. (A
 /// crash or a trap would end the test process.)

@@ -1,6 +1,6 @@
 @testable import Recordings
 import Testing
-import TransitionEngine
+import Engine
 
 /// `libinput record` YAML: a minimal valid file, format detection, and
 /// errors with the YAML line.

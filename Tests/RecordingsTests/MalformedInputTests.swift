@@ -1,6 +1,6 @@
 @testable import Recordings
 import Testing
-import TransitionEngine
+import Engine
 
 /// Each malformed input gives a RecordingError on the right line, saying
 /// what is wrong.

@@ -2,7 +2,7 @@ import Foundation
 @testable import Recordings
 import TestSupport
 import Testing
-import TransitionEngine
+import Engine
 
 /// `RecordingReader.read(path:begin:more:)` hands a recording over in parts
 /// while it reads (for a replay that starts before the file is read whole):

@@ -1,6 +1,6 @@
 @testable import Recordings
 import Testing
-import TransitionEngine
+import Engine
 
 /// The third-party recordings in ../shared/recordings: every file parses,
 /// and concrete facts about them come out right.

@@ -2,7 +2,7 @@ import Foundation
 @testable import Recordings
 import TestSupport
 import Testing
-import TransitionEngine
+import Engine
 
 /// Files are parsed as they are read, chunk by chunk: the result (and the
 /// errors, with their lines) must not depend on where the chunks end.

@@ -1,5 +1,5 @@
 import Testing
-import TransitionEngine
+import Engine
 @testable import TouchFilter
 
 @Suite("Claims, slot reuse, resync and a lost source")

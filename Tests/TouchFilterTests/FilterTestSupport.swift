@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 @testable import TouchFilter
 
 // MARK: Codes (written out here, so the tests do not just repeat the module's table)

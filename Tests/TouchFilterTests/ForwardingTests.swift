@@ -1,5 +1,5 @@
 import Testing
-import TransitionEngine
+import Engine
 @testable import TouchFilter
 
 @Suite("Free touches: forwarded live, as diffs, with key bits and pointer emulation")

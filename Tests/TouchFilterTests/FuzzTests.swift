@@ -1,5 +1,5 @@
 import Testing
-import TransitionEngine
+import Engine
 @testable import TouchFilter
 
 /// SplitMix64: a small seeded generator, so every run fuzzes the same sequences.

@@ -1,5 +1,5 @@
 import Testing
-import TransitionEngine
+import Engine
 @testable import TouchFilter
 
 @Suite("Touches in a start area: held, then swallowed or released with their timing")

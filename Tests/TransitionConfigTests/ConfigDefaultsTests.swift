@@ -1,6 +1,6 @@
 import Testing
 @testable import TransitionConfig
-import TransitionEngine
+import Engine
 
 @Test func edgePanDefaultsMatchTheDesign() throws {
     let config = try parseValid(Fixture.edgePan)

@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 @testable import TransitionConfig
-import TransitionEngine
+import Engine
 
 /// Parses `text`: it must either give a configuration that renders and parses
 /// back to itself, or throw a `ConfigError` with the file and a line. The

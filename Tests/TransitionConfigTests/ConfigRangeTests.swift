@@ -1,6 +1,6 @@
 import Testing
 @testable import TransitionConfig
-import TransitionEngine
+import Engine
 
 /// One bounded key: where it goes, values just inside and just outside its
 /// range, and how to read it back from the configuration.

@@ -1,6 +1,6 @@
 import Testing
 @testable import TransitionConfig
-import TransitionEngine
+import Engine
 
 private func roundTrip(_ config: EngineConfiguration, sourceLocation: SourceLocation = #_sourceLocation) throws {
     let text = ConfigLoader.render(config)

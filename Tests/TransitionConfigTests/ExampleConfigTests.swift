@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 @testable import TransitionConfig
-import TransitionEngine
+import Engine
 
 private let examplePath = ProjectPaths.file("config/example.toml")
 

@@ -1,6 +1,6 @@
 import Testing
 @testable import TransitionConfig
-import TransitionEngine
+import Engine
 
 /// Expectation files of `transitiond verify`: reading (errors at their
 /// line, as the config's), writing, and comparing a run with them.

@@ -1,6 +1,6 @@
 import Testing
 @testable import TransitionConfig
-import TransitionEngine
+import Engine
 
 // The [input] table: the device, by default "auto".
 

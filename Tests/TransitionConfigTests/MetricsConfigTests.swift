@@ -1,6 +1,6 @@
 import Testing
 @testable import TransitionConfig
-import TransitionEngine
+import Engine
 
 // The [metrics] table: defaults, the listener's address, types, unknown keys,
 // enabled = false with a listener, rendering.

@@ -1,6 +1,6 @@
 import Testing
 @testable import TransitionConfig
-import TransitionEngine
+import Engine
 
 // The [server] table: defaults, bounds, types, tables, unknown keys, rendering.
 

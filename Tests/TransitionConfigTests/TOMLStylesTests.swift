@@ -1,6 +1,6 @@
 import Testing
 @testable import TransitionConfig
-import TransitionEngine
+import Engine
 
 /// The same config written in each TOML style — tables and arrays of
 /// tables, inline tables, dotted keys, multi-line and literal strings,

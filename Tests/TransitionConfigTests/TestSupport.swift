@@ -1,6 +1,6 @@
 import Testing
 @testable import TransitionConfig
-import TransitionEngine
+import Engine
 
 /// Config fragments whose line counts the tests rely on.
 enum Fixture {

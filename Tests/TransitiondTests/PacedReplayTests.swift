@@ -1,10 +1,10 @@
-import Clocks
-import EngineDriving
+import SystemSupport
+import Inputs
 import NIOCore
 import NIOPosix
 import Testing
 import TestSupport
-import TransitionEngine
+import Engine
 import Replay
 
 /// Paced replay is `ReplayHost` on an `EngineDriver`, the same for the

@@ -4,7 +4,7 @@ import Replay
 import TestSupport
 import Testing
 import TransitionConfig
-import TransitionEngine
+import Engine
 
 /// `replay --fast` of one recording starts while the file is still being
 /// read (RecordingReadAhead): the replay takes the events as they come, and

@@ -1,4 +1,4 @@
-import TransitionEngine
+import Engine
 import Recordings
 import Replay
 

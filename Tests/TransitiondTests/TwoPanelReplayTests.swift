@@ -1,6 +1,6 @@
 import Testing
 import TestSupport
-import TransitionEngine
+import Engine
 import TransitionConfig
 import Recordings
 

@@ -12,10 +12,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import LiveInput
+import Inputs
 import Recordings
 import TouchFilter
-import TransitionEngine
+import Engine
 
 let arguments = CommandLine.arguments
 let path = arguments.count > 1 ? arguments[1] : "bench/out/large-1M.events"

@@ -13,7 +13,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
-import TransitionServer
+import Server
 
 #if canImport(Glibc)
 import Glibc

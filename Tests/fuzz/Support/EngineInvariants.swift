@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import TransitionEngine
+import Engine
 
 /// The engine's invariants, checked on every event it emits (design "Engine
 /// rules", "Events"; docs/protocol.md):

@@ -1,5 +1,5 @@
 import Recordings
-import TransitionEngine
+import Engine
 
 /// What every reader of recordings promises about a refusal: it names the
 /// file it was given, a line from 1 if any, and says what is wrong.

@@ -1,6 +1,6 @@
 import Recordings
 import Replay
-import TransitionEngine
+import Engine
 
 /// Plays a recording the fuzzer got a reader to accept through the engine,
 /// as `transitiond replay --fast` would, checking the engine's invariants on

@@ -1,5 +1,5 @@
 import FuzzSupport
-import TransitionServer
+import ServerCore
 import WireProtocol
 
 /// libFuzzer's entry: the input as what a client sends, split into lines by

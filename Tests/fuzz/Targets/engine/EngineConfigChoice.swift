@@ -1,5 +1,5 @@
 import FuzzSupport
-import TransitionEngine
+import Engine
 
 /// An engine config chosen by the input: one to four transitions, every
 /// gesture, curve and key with values from the ends and the middle of the

@@ -1,5 +1,5 @@
 import FuzzSupport
-import TransitionEngine
+import Engine
 
 /// The fingers on each of three touchscreens, as the input moves them: five
 /// places per screen, each empty or holding a touch that keeps its id (never

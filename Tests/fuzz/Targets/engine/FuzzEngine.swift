@@ -1,5 +1,5 @@
 import FuzzSupport
-import TransitionEngine
+import Engine
 
 /// libFuzzer's entry: the input as a config, then a stream of touch frames
 /// (three touchscreens), commands, resyncs, losses, reloads and lengths on

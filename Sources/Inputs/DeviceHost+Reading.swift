@@ -1,0 +1,57 @@
+import EvdevInput
+import Engine
+import ServerPorts
+
+/// What the host says of the input, read from the machine (on the loop),
+/// and the settings the CLI gives before `start`, kept by the machine.
+extension DeviceHost {
+    // MARK: Settings
+
+    /// Whether several touchscreens are selected (`--device all` or a list): then `hello` lists them.
+    public var selectsSeveral: Bool {
+        get { machine.settings.selectsSeveral }
+        set { machine.settings.selectsSeveral = newValue }
+    }
+    /// `[input] flight_recorder`: seconds of raw input kept per panel for `dump` (0: none).
+    public var flightRecorderSeconds: Double {
+        get { recorders.seconds }
+        set {
+            recorders.seconds = newValue
+            machine.settings.records = newValue > 0
+        }
+    }
+    /// `[input] flight_recorder_bytes`: its memory bound per panel.
+    public var flightRecorderBytes: Int {
+        get { recorders.limitBytes }
+        set { recorders.limitBytes = newValue }
+    }
+    /// Filter mode (`[input] mode = "filter"`): the hold in seconds; nil in the other modes.
+    public var filterHold: Double? {
+        get { machine.settings.filterHold }
+        set { machine.settings.filterHold = newValue }
+    }
+    // MARK: What the machine holds
+
+    /// What went through so far (read on the loop).
+    public var counters: Counters { machine.counters }
+    public var configuration: EngineConfiguration { machine.engine.configuration }
+    public var lastSeq: UInt64 { machine.engine.seq }
+    public var liveTransitionCount: Int { machine.engine.liveCount }
+    public func streamIndex(of i: Int) -> Int { machine.engine.streamIndex(of: i) }
+    public func snapshot() -> [TransitionEngine.Snapshot] { machine.engine.activeSnapshot() }
+    public var geometry: ScreenGeometry? { machine.geometry }
+    public var statusText: String { machine.statusText }
+    public var inputStatus: [(key: String, value: String)] { machine.inputStatus }
+    public var inputDevices: [(source: Int, path: String, name: String)] { machine.inputDevices }
+    /// The node of each panel's copy, by source (for logs and tests).
+    public var filterNodes: [Int: String] { machine.filterNodes }
+    /// The bytes each panel's ring holds now (for tests and logs).
+    public var flightRecorderHeld: [Int: Int] { recorders.held }
+    public func flightRecordings() -> [FlightRecording]? { recorders.recordings() }
+
+    public var statistics: HostStatistics {
+        var statistics = machine.statistics
+        statistics.flightRecorderBytes = recorders.bytes
+        return statistics
+    }
+}

@@ -1,0 +1,61 @@
+import EvdevInput
+import Recordings
+import Engine
+import ServerPorts
+
+/// Every panel's flight recorder (`[input] flight_recorder`), as the
+/// executor keeps them: the rings hold memory by reference, so they stay
+/// out of the machine, which says when to start one and what to record.
+struct FlightRecorders {
+    /// Seconds of raw input kept per panel for `dump` (0: none).
+    var seconds: Double = 0
+    /// Its memory bound per panel.
+    var limitBytes = FlightRecorder.defaultLimitBytes
+    typealias Entry = (recorder: FlightRecorder, device: AttachedDevice)
+    /// Per source: the ring, and the panel it records (kept after the panel
+    /// goes, so a dump shows what led to a loss).
+    private var current: [Int: Entry] = [:]
+    /// Per source: the ring of the panel before the one attached now (a
+    /// panel that went and came back: what led to the loss stays until the
+    /// next time).
+    private var previous: [Int: Entry] = [:]
+
+    /// A fresh ring for the panel, starting at its selected slot.
+    mutating func start(_ device: AttachedDevice) {
+        if let old = current[device.source], old.recorder.count > 0 { previous[device.source] = old }
+        let slot = device.description.absInfo[EventCode.ABS_MT_SLOT]?.value ?? 0
+        current[device.source] = (FlightRecorder(seconds: seconds, limitBytes: limitBytes, slot: slot), device)
+    }
+
+    mutating func record(_ events: [InputEvent], source: Int) {
+        guard var entry = current.removeValue(forKey: source) else { return }
+        entry.recorder.append(contentsOf: events)
+        current[source] = entry
+    }
+
+    /// The bytes each panel's ring holds now.
+    var held: [Int: Int] { current.mapValues { $0.recorder.bytes } }
+    /// The bytes all rings hold, the earlier panels' included.
+    var bytes: Int {
+        current.values.reduce(0) { $0 + $1.recorder.bytes } + previous.values.reduce(0) { $0 + $1.recorder.bytes }
+    }
+
+    /// Each ring as an evemu recording (the earlier panels' first), for
+    /// `dump`; nil when the recorder is off.
+    func recordings() -> [FlightRecording]? {
+        guard seconds > 0 else { return nil }
+        var entries = previous.sorted { $0.key < $1.key }.map { (source: $0.key, entry: $0.value) }
+        entries += current.sorted { $0.key < $1.key }.map { (source: $0.key, entry: $0.value) }
+        return entries.map { source, entry in
+            let dump = entry.recorder.dump()
+            var description = entry.device.description
+            if let slot = dump.slot, var info = description.absInfo[EventCode.ABS_MT_SLOT] {
+                info.value = slot
+                description.absInfo[EventCode.ABS_MT_SLOT] = info
+            }
+            let bytes = EvemuWriter.write(description: description, events: dump.events, comments: false)
+            return FlightRecording(source: source, path: entry.device.path, events: dump.events.count,
+                                   evemu: String(decoding: bytes, as: UTF8.self))
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Engine
+
+extension LiveInputMachine {
+    // MARK: Inputs: commands, reload, shutdown
+
+    /// A command at engine time `now`; its events go to `events`, whoever
+    /// asked's (no `emit`: the server sends them with its reply).
+    mutating func perform(_ command: TransitionEngine.Command, transition: Int, at now: Double,
+                          events: inout [TransitionEvent], into out: inout Output) -> TransitionEngine.CommandOutcome {
+        let outcome = engine.perform(command, transition: transition, at: now, into: &events)
+        scheduleTick(into: &out)
+        return outcome
+    }
+
+    /// A new config for new gestures, its millimetres resolved for the
+    /// panel they are for; returns, per old transition, its new index
+    /// (`TransitionEngine.reload`).
+    mutating func reload(_ configuration: EngineConfiguration, into out: inout Output) -> [Int?] {
+        baseConfiguration = configuration
+        let moved = engine.reload(resolved(configuration, into: &out))
+        scheduleTick(into: &out)
+        return moved
+    }
+
+    /// Everything in flight ends (reason `shutdown`; the events go to
+    /// `events`, the server's), the input stops, every touch the UI has
+    /// ends, then the copies go. Inputs after it do nothing.
+    mutating func shutdown(at now: Double, events: inout [TransitionEvent], into out: inout Output) {
+        guard !stopped else { return }
+        stopped = true
+        engine.shutdown(at: now, into: &events)
+        out.actions.append(.cancelTick)
+        out.actions.append(.stopInput)
+        let time = max(now, engine.now)
+        for source in filters.keys.sorted() { filters[source]?.sourceLost(at: time, into: &out) }
+        filters = [:]
+        for copy in copies { out.actions.append(.removeCopy(copy.id)) }
+        copies = []
+        awaitingCopy = nil
+    }
+}

@@ -1,0 +1,90 @@
+import EvdevInput
+import TouchFilter
+import Engine
+
+extension LiveInputMachine {
+    // MARK: Inputs: a panel's events, the batch's end, ticks
+
+    /// Events of an attached panel, in order: each `SYN_REPORT` makes a
+    /// frame for the engine (the one after a `SYN_DROPPED` a resync frame:
+    /// gestures whose fingers did not survive end with a `device-lost`
+    /// cancel), and in filter mode the panel's filter then hears what the
+    /// engine says of each touch. Events of a panel not attached are dropped.
+    mutating func events(_ input: [InputEvent], source: Int, into out: inout Output) {
+        // Taken out, so that the assembler's storage is uniquely referenced while feeding.
+        guard var frames = assemblers.removeValue(forKey: source) else { return }
+        var filter = filters.removeValue(forKey: source)
+        counters.inputEvents += input.count
+        if let last = input.last { newestInputTime = max(newestInputTime ?? last.time, last.time) }
+        if settings.records { out.actions.append(.record(input, source: source)) }
+        for event in input {
+            if event.type == EventCode.EV_SYN && event.code == EventCode.SYN_DROPPED {
+                resyncPending.insert(source)
+                counters.resyncs += 1
+                out.log(.notice, "SYN_DROPPED on \(devices[source]?.path ?? "the device"): the kernel dropped events; resynchronised from the device state (resync \(counters.resyncs))")
+                continue
+            }
+            let filterFrame = filter?.feed(event) ?? false
+            guard frames.feed(event) else { continue }
+            counters.frames += 1
+            if resyncPending.remove(source) != nil {
+                engine.processResync(frames.frame, into: &out.events)
+            } else {
+                engine.process(frames.frame, into: &out.events)
+            }
+            if filterFrame {
+                filter?.decide(at: frames.frame.time, into: &out) { slot in verdict(slot, source: source, frames) }
+            }
+        }
+        assemblers[source] = frames
+        if let filter { filters[source] = filter }
+    }
+
+    /// What the UI may have of the touch in `slot`: nothing of one a
+    /// transition owns, a hold for one that began where an enabled
+    /// transition's gesture may start, else all of it.
+    private func verdict(_ slot: Int, source: Int, _ frames: TouchFrameAssembler) -> TouchFilterMachine.Verdict {
+        guard let id = frames.contactID(inSlot: slot) else { return .free }
+        if engine.isClaimed(source: source, id: id) { return .claimed }
+        for c in frames.frame.contacts where c.id == id {
+            return engine.mayStartGesture(source: source, x: c.downX, y: c.downY) ? .startArea : .free
+        }
+        return .free
+    }
+
+    /// The source's batch is through: its engine events go out at once
+    /// (one flush per client per batch), and the next tick is set.
+    mutating func batchEnded(into out: inout Output) {
+        counters.batches += 1
+        if !out.events.isEmpty {
+            counters.transitionEvents += out.events.count
+            out.actions.append(.emit(inputTime: newestInputTime))
+        }
+        newestInputTime = nil
+        scheduleTick(into: &out)
+    }
+
+    /// The timer set for `deadline` fired at `now`: held touches and
+    /// delayed frames due go to the copies, animation frames to the clients.
+    mutating func tick(due deadline: Double, now: Double, into out: inout Output) {
+        guard !stopped else { return }
+        let time = max(now, deadline)
+        for i in filters.values.indices { filters.values[i].advance(to: time, into: &out) }
+        engine.advance(to: time, into: &out.events)
+        if !out.events.isEmpty {
+            counters.transitionEvents += out.events.count
+            out.actions.append(.emit(inputTime: nil))
+        }
+        scheduleTick(into: &out)
+    }
+
+    /// One timer at the next deadline: the engine's next animation frame
+    /// or a filter's held touch or delayed frame; none once stopped.
+    func scheduleTick(into out: inout Output) {
+        var next = stopped ? nil : engine.nextDeadline
+        for panel in filters.values where !stopped {
+            if let t = panel.nextDeadline { next = min(next ?? t, t) }
+        }
+        out.actions.append(next.map { .scheduleTick($0) } ?? .cancelTick)
+    }
+}

@@ -1,0 +1,337 @@
+import NIOCore
+import NIOEmbedded
+import NIOHTTP1
+import NIOWebSocket
+import Testing
+@testable import Server
+@testable import ServerCore
+
+// The handler on an EmbeddedChannel, through the very upgrade the daemon
+// uses (`WebSocketMessageHandler.upgrader`): bytes in as a client sends
+// them, frames out as a client would read them. No sockets, no processes,
+// no clocks (issue 26).
+
+/// What the application saw; echoes messages back when asked to.
+/// (Unchecked: an EmbeddedChannel runs on the test's thread only.)
+private final class Recorder: WebSocketMessageDelegate, @unchecked Sendable {
+    var messages: [WebSocketMessage] = []
+    var closed = 0
+    var echo = false
+    var closeCode: WebSocketErrorCode = .goingAway
+
+    func webSocket(_ handler: WebSocketMessageHandler, received message: WebSocketMessage) {
+        messages.append(message)
+        if echo { handler.send(message) }
+    }
+
+    func webSocketCloseCode(_ handler: WebSocketMessageHandler) -> WebSocketErrorCode { closeCode }
+    func webSocketClosed(_ handler: WebSocketMessageHandler) { closed += 1 }
+}
+
+/// A frame as the client reads it from the server (never masked).
+private struct Frame: Equatable, CustomStringConvertible {
+    var fin = true
+    var opcode: UInt8
+    var payload: [UInt8]
+
+    static func text(_ s: String) -> Frame { Frame(opcode: 0x1, payload: Array(s.utf8)) }
+    static func close(_ code: UInt16) -> Frame { Frame(opcode: 0x8, payload: [UInt8(code >> 8), UInt8(code & 0xFF)]) }
+    static func pong(_ s: String) -> Frame { Frame(opcode: 0xA, payload: Array(s.utf8)) }
+
+    var description: String {
+        opcode == 0x8 && payload.count >= 2 ? "close(\(UInt16(payload[0]) << 8 | UInt16(payload[1])))"
+            : "op\(opcode)\(fin ? "" : "…") \(String(decoding: payload, as: UTF8.self).debugDescription)"
+    }
+}
+
+/// A client's frame on the wire: masked (unless told not to), any bits.
+private func wire(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true, masked: Bool = true, rsv: UInt8 = 0) -> [UInt8] {
+    var bytes: [UInt8] = [(fin ? 0x80 : 0) | rsv << 4 | opcode]
+    let mask: UInt8 = masked ? 0x80 : 0
+    if payload.count < 126 {
+        bytes.append(mask | UInt8(payload.count))
+    } else if payload.count <= 0xFFFF {
+        bytes.append(mask | 126)
+        bytes += [UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+    } else {
+        bytes.append(mask | 127)
+        bytes += (0..<8).reversed().map { UInt8(truncatingIfNeeded: payload.count >> ($0 * 8)) }
+    }
+    guard masked else { return bytes + payload }
+    let key: [UInt8] = [0xA1, 0x5E, 0x03, 0xC7]
+    return bytes + key + payload.enumerated().map { $0.element ^ key[$0.offset % 4] }
+}
+
+private func wire(_ opcode: UInt8, _ text: String, fin: Bool = true) -> [UInt8] { wire(opcode, Array(text.utf8), fin: fin) }
+
+private func closeBody(_ code: UInt16, _ reason: [UInt8] = []) -> [UInt8] { [UInt8(code >> 8), UInt8(code & 0xFF)] + reason }
+
+/// An upgraded connection on an EmbeddedChannel.
+private final class Connection {
+    let channel = EmbeddedChannel()
+    let recorder = Recorder()
+    private var unread: [UInt8] = []
+
+    init(limit: Int = 64 * 1024, binary: WebSocketConnectionRules.BinaryMessages = .refuse) throws {
+        let recorder = recorder
+        let upgrader = WebSocketMessageHandler.upgrader(
+            maxMessageSize: limit,
+            shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture(HTTPHeaders()) },
+            upgradePipelineHandler: { channel, _ in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        WebSocketMessageHandler(maxMessageSize: limit, binaryMessages: binary, delegate: recorder))
+                }
+            })
+        try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+            withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        let request = "GET /stream HTTP/1.1\r\nHost: 127.0.0.1:8765\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        try channel.writeInbound(ByteBuffer(string: request))
+        channel.embeddedEventLoop.run()
+        var response = ""
+        while let part = try channel.readOutbound(as: IOData.self) {
+            guard case .byteBuffer(let buffer) = part else { continue }
+            response += String(buffer: buffer)
+        }
+        guard response.hasPrefix("HTTP/1.1 101"), response.contains("s3pPLMBiTxaQ9kYGzzhZRbK+xOo=") else {
+            throw UpgradeFailed(response: response)
+        }
+    }
+
+    struct UpgradeFailed: Error { var response: String }
+
+    func send(_ bytes: [UInt8]) throws {
+        try channel.writeInbound(ByteBuffer(bytes: bytes))
+        channel.embeddedEventLoop.run()
+    }
+
+    /// The frames written so far.
+    func frames() throws -> [Frame] {
+        while let buffer = try channel.readOutbound(as: ByteBuffer.self) { unread += buffer.readableBytesView }
+        var frames: [Frame] = []
+        var bytes = unread[...]
+        while bytes.count >= 2 {
+            let first = bytes[bytes.startIndex], second = bytes[bytes.startIndex + 1]
+            #expect(second & 0x80 == 0, "a server's frame is never masked")
+            var header = 2
+            var length = Int(second & 0x7F)
+            if length == 126 {
+                guard bytes.count >= 4 else { break }
+                length = Int(bytes[bytes.startIndex + 2]) << 8 | Int(bytes[bytes.startIndex + 3])
+                header = 4
+            } else if length == 127 {
+                guard bytes.count >= 10 else { break }
+                length = (2..<10).reduce(0) { $0 << 8 | Int(bytes[bytes.startIndex + $1]) }
+                header = 10
+            }
+            guard bytes.count >= header + length else { break }
+            let payload = Array(bytes.dropFirst(header).prefix(length))
+            frames.append(Frame(fin: first & 0x80 != 0, opcode: first & 0x0F, payload: payload))
+            bytes = bytes.dropFirst(header + length)
+        }
+        unread = Array(bytes)
+        return frames
+    }
+
+    var isOpen: Bool { channel.isActive }
+}
+
+@Suite("WebSocket handler on an EmbeddedChannel")
+struct WebSocketMessageHandlerTests {
+    @Test func aTextMessageGoesToTheApplication() throws {
+        let c = try Connection()
+        try c.send(wire(0x1, "{\"cmd\":\"ping\"}"))
+        #expect(c.recorder.messages == [.text(ByteBuffer(string: "{\"cmd\":\"ping\"}"))])
+        #expect(try c.frames() == [])
+        #expect(c.isOpen)
+    }
+
+    /// Issue 26 (a): a fragmented message used to be closed with 1002.
+    @Test func aFragmentedMessageWithAPingAndACloseBetweenIsWhole() throws {
+        let c = try Connection()
+        c.recorder.echo = true
+        try c.send(wire(0x1, "{\"cmd\":", fin: false))
+        try c.send(wire(0x9, "are you there"))
+        try c.send(wire(0x0, "\"ping\"", fin: false) + wire(0xA, "ignored") + wire(0x0, "}"))
+        #expect(c.recorder.messages == [.text(ByteBuffer(string: "{\"cmd\":\"ping\"}"))])
+        #expect(try c.frames() == [.pong("are you there"), .text("{\"cmd\":\"ping\"}")])
+        try c.send(wire(0x1, "a", fin: false))
+        try c.send(wire(0x8, closeBody(1000)))
+        #expect(try c.frames() == [.close(1000)])
+        #expect(!c.isOpen)
+        #expect(c.recorder.closed == 1)
+    }
+
+    @Test func aFrameSplitAcrossReadsIsOneFrame() throws {
+        let c = try Connection()
+        let bytes = wire(0x1, "split")
+        for byte in bytes { try c.send([byte]) }
+        #expect(c.recorder.messages == [.text(ByteBuffer(string: "split"))])
+    }
+
+    @Test func aContinuationWithoutAStartIs1002() throws {
+        let c = try Connection()
+        try c.send(wire(0x0, "x"))
+        #expect(try c.frames() == [.close(1002)])
+        #expect(!c.isOpen)
+    }
+
+    @Test func aNewMessageInsideAnotherIs1002() throws {
+        let c = try Connection()
+        try c.send(wire(0x1, "a", fin: false) + wire(0x1, "b"))
+        #expect(try c.frames() == [.close(1002)])
+        #expect(c.recorder.messages == [])
+    }
+
+    /// Issue 26 (b): invalid UTF-8 fails the connection (RFC 6455 8.1); it
+    /// used to get an error line and stay open.
+    @Test func invalidUTF8Is1007() throws {
+        let c = try Connection()
+        try c.send(wire(0x1, [0x7B, 0xFF, 0x7D]))
+        #expect(try c.frames() == [.close(1007)])
+        #expect(!c.isOpen)
+        #expect(c.recorder.messages == [])
+    }
+
+    @Test func invalidUTF8FailsAtItsFragment() throws {
+        let c = try Connection()
+        try c.send(wire(0x1, [0xCE, 0xBA], fin: false))
+        #expect(try c.frames() == [])
+        try c.send(wire(0x0, [0xED, 0xA0, 0x80], fin: false))   // a surrogate
+        #expect(try c.frames() == [.close(1007)])
+    }
+
+    /// Issue 26 (c): a close reason that is not UTF-8 was echoed with 1000.
+    @Test func aCloseReasonThatIsNotUTF8Is1007() throws {
+        let c = try Connection()
+        try c.send(wire(0x8, closeBody(1000, [0x61, 0xC0, 0xAF])))
+        #expect(try c.frames() == [.close(1007)])
+        #expect(!c.isOpen)
+    }
+
+    @Test func closeCodes() throws {
+        let answers: [([UInt8], UInt16)] = [
+            ([], 1000), (closeBody(1001, Array("bye".utf8)), 1001), (closeBody(4000), 4000),
+            ([0x03], 1002), (closeBody(1005), 1002), (closeBody(1006), 1002), (closeBody(1015), 1002),
+            (closeBody(999), 1002), (closeBody(1012), 1002), (closeBody(2999), 1002),
+        ]
+        for (body, answer) in answers {
+            let c = try Connection()
+            try c.send(wire(0x8, body))
+            #expect(try c.frames() == [.close(answer)], "\(body)")
+            #expect(!c.isOpen)
+        }
+    }
+
+    /// Swift-nio's decoder refuses these by their headers; the handler
+    /// answers (swift-nio's own error handler is off).
+    @Test func longOrFragmentedControlFramesAre1002() throws {
+        let long = try Connection()
+        try long.send(wire(0x9, [UInt8](repeating: 0x61, count: 126)))
+        #expect(try long.frames() == [.close(1002)])
+        #expect(!long.isOpen)
+        let fragmented = try Connection()
+        try fragmented.send(wire(0x9, "p", fin: false))
+        #expect(try fragmented.frames() == [.close(1002)])
+        // bytes after a decoding error get no second close
+        try? fragmented.send(wire(0x1, "x"))
+        #expect(try fragmented.frames() == [])
+    }
+
+    @Test func unmaskedOrReservedBitsAre1002() throws {
+        let unmasked = try Connection()
+        try unmasked.send(wire(0x1, Array("{}".utf8), masked: false))
+        #expect(try unmasked.frames() == [.close(1002)])
+        let reserved = try Connection()
+        try reserved.send(wire(0x1, Array("{}".utf8), rsv: 0b100))
+        #expect(try reserved.frames() == [.close(1002)])
+        let opcode = try Connection()
+        try opcode.send(wire(0x3, "x"))
+        #expect(try opcode.frames() == [.close(1002)])
+    }
+
+    @Test func binaryIs1003() throws {
+        let c = try Connection()
+        try c.send(wire(0x2, [1, 2, 3]))
+        #expect(try c.frames() == [.close(1003)])
+        #expect(c.recorder.messages == [])
+    }
+
+    @Test func binaryIsEchoedWhenAccepted() throws {
+        let c = try Connection(binary: .accept)
+        c.recorder.echo = true
+        try c.send(wire(0x2, [0xFF], fin: false) + wire(0x0, [0x00]))
+        #expect(try c.frames() == [Frame(opcode: 0x2, payload: [0xFF, 0x00])])
+    }
+
+    @Test func oversizeIs1009AsAFrameOrAsFragments() throws {
+        let frame = try Connection(limit: 100)
+        try frame.send(wire(0x1, String(repeating: "x", count: 101)))
+        #expect(try frame.frames() == [.close(1009)])
+        #expect(!frame.isOpen)
+        let fragments = try Connection(limit: 100)
+        try fragments.send(wire(0x1, String(repeating: "x", count: 60), fin: false))
+        try fragments.send(wire(0x0, String(repeating: "x", count: 41)))
+        #expect(try fragments.frames() == [.close(1009)])
+        let exact = try Connection(limit: 100)
+        try exact.send(wire(0x1, String(repeating: "x", count: 60), fin: false) + wire(0x0, String(repeating: "x", count: 40)))
+        #expect(exact.recorder.messages == [.text(ByteBuffer(repeating: UInt8(ascii: "x"), count: 100))])
+    }
+
+    @Test func aPingIsAnsweredWithItsPayload() throws {
+        let c = try Connection()
+        try c.send(wire(0x9, "1") + wire(0x9, "") + wire(0xA, "x"))
+        #expect(try c.frames() == [.pong("1"), .pong("")])
+    }
+
+    @Test func linesWrittenAreOneTextMessageEach() throws {
+        let c = try Connection()
+        try c.channel.writeAndFlush(ByteBuffer(string: "{\"type\":\"a\"}\n{\"type\":\"b\"}\n")).wait()
+        #expect(try c.frames() == [.text("{\"type\":\"a\"}"), .text("{\"type\":\"b\"}")])
+    }
+
+    @Test func theApplicationsCloseSendsItsCodeFirst() throws {
+        let c = try Connection()
+        c.recorder.closeCode = .policyViolation
+        try c.channel.close().wait()
+        #expect(try c.frames() == [.close(1008)])
+        #expect(!c.isOpen)
+        #expect(c.recorder.closed == 1)
+    }
+
+    /// A refused client (the daemon full): its final line, then 1013.
+    @Test func aRefusalSendsItsLineThenItsClose() throws {
+        let channel = EmbeddedChannel()
+        let handler = WebSocketMessageHandler(maxMessageSize: 1024, binaryMessages: .refuse, delegate: Recorder())
+        try channel.pipeline.syncOperations.addHandlers([WebSocketFrameEncoder(), handler])
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        handler.refuse(line: ByteBuffer(string: "{\"type\":\"error\",\"code\":\"too-many-clients\"}\n"),
+                       code: WebSocketErrorCode(codeNumber: 1013))
+        var bytes: [UInt8] = []
+        while let buffer = try channel.readOutbound(as: ByteBuffer.self) { bytes += buffer.readableBytesView }
+        let line = Array("{\"type\":\"error\",\"code\":\"too-many-clients\"}".utf8)
+        #expect(bytes == [0x81, UInt8(line.count)] + line + [0x88, 0x02, 0x03, 0xF5])
+        #expect(!channel.isActive)
+    }
+
+    /// A peer that reads nothing (its writes back up) is closed without a
+    /// close frame, which it would never take.
+    @Test func aStalledPeerIsClosedWithoutAFrame() throws {
+        let c = try Connection()
+        c.channel.isWritable = false
+        try c.channel.close().wait()
+        #expect(try c.frames() == [])
+        #expect(!c.isOpen)
+        #expect(c.recorder.closed == 1)
+    }
+
+    @Test func nothingIsWrittenAfterAClose() throws {
+        let c = try Connection()
+        try c.send(wire(0x2, [1]))
+        #expect(try c.frames() == [.close(1003)])
+        #expect(throws: (any Error).self) { try c.channel.writeAndFlush(ByteBuffer(string: "late\n")).wait() }
+        #expect(try c.frames() == [])
+    }
+}
