@@ -38,12 +38,7 @@ extension TransitionServer {
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture { try configureMetricsChannel(channel) }
             }
-        let listener: Channel
-        if let inherited = options.inheritedListener {
-            listener = try bootstrap.withBoundSocket(inherited).wait()
-        } else {
-            listener = try bootstrap.bind(host: options.host, port: options.port).wait()
-        }
+        let listener = try tcpListener(bootstrap, host: options.host, port: options.port, inherited: options.inheritedListener)
         var bound = options
         bound.port = listener.localAddress?.port ?? options.port
         try loop.submit { [self] in metricsListener = listener }.wait()
@@ -64,8 +59,7 @@ extension TransitionServer {
     }
 
     func startAcceptingMetrics() {
-        loop.assertInEventLoop()
-        metricsListener?.setOption(.autoRead, value: true).whenSuccess { [self] in metricsListener?.read() }
+        startAccepting(metricsListener)
     }
 
     func stopAcceptingMetrics() -> EventLoopFuture<Void> {

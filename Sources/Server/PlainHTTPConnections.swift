@@ -1,4 +1,5 @@
 import NIOCore
+import NIOPosix
 import ServerCore
 
 /// The plain-HTTP connections of one listener (page and probe requests, and
@@ -45,6 +46,20 @@ final class PlainHTTPConnections {
 }
 
 extension TransitionServer {
+    /// A TCP listener of the HTTP side (WebSocket, metrics) bound to
+    /// `host:port`, or the one the service manager passed; not accepting
+    /// until `startAccepting`.
+    func tcpListener(_ bootstrap: ServerBootstrap, host: String, port: Int, inherited: CInt?) throws -> Channel {
+        if let inherited { return try bootstrap.withBoundSocket(inherited).wait() }
+        return try bootstrap.bind(host: host, port: port).wait()
+    }
+
+    /// Starts accepting on a listener once the machine listens (on the loop).
+    func startAccepting(_ listener: Channel?) {
+        loop.assertInEventLoop()
+        listener?.setOption(.autoRead, value: true).whenSuccess { listener?.read() }
+    }
+
     /// Closes a listening channel (if any); succeeds when it is closed.
     func closeListener(_ listener: Channel?) -> EventLoopFuture<Void> {
         guard let listener else { return loop.makeSucceededVoidFuture() }

@@ -42,12 +42,7 @@ extension TransitionServer {
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture { try configureWebChannel(channel, options: options) }
             }
-        let listener: Channel
-        if let inherited = options.inheritedListener {
-            listener = try bootstrap.withBoundSocket(inherited).wait()
-        } else {
-            listener = try bootstrap.bind(host: options.host, port: options.port).wait()
-        }
+        let listener = try tcpListener(bootstrap, host: options.host, port: options.port, inherited: options.inheritedListener)
         var bound = options
         bound.port = listener.localAddress?.port ?? options.port
         let authority = bound.authority
@@ -68,8 +63,7 @@ extension TransitionServer {
 
     /// Starts accepting on the WebSocket listener (on the loop).
     func startAcceptingWebSockets() {
-        loop.assertInEventLoop()
-        webSocketListener?.setOption(.autoRead, value: true).whenSuccess { [self] in webSocketListener?.read() }
+        startAccepting(webSocketListener)
     }
 
     /// Closes the listener and the connections still in plain HTTP.
