@@ -100,14 +100,19 @@ public protocol SchedulingClock: Clock, Sendable where Instant == MonotonicClock
     func nanosecondsUntil(_ deadline: Instant) -> Int64
     /// A timer for `deadline` fired, or work due then is being done.
     func reached(_ deadline: Instant)
+    /// Whether time passes by itself (so work can be late), rather than
+    /// moving to each deadline as it is reached.
+    var passesByItself: Bool { get }
 }
 
 extension MonotonicClock: SchedulingClock {
     public func nanosecondsUntil(_ deadline: Instant) -> Int64 { max(0, deadline.nanoseconds &- Self.nanoseconds) }
     public func reached(_ deadline: Instant) {}
+    public var passesByItself: Bool { true }
 }
 
 extension ManualClock: SchedulingClock {
     public func nanosecondsUntil(_ deadline: Instant) -> Int64 { 0 }
     public func reached(_ deadline: Instant) { advance(to: deadline) }
+    public var passesByItself: Bool { false }
 }
