@@ -81,7 +81,9 @@ extension TransitionServer {
 
     // MARK: HTTP, then the upgrade
 
-    private func configureWebChannel(_ channel: Channel, options: WebSocketOptions) throws {
+    /// Sets up an accepted connection: plain HTTP, able to upgrade. (Not
+    /// private: the transport's tests configure `EmbeddedChannel`s with it.)
+    func configureWebChannel(_ channel: Channel, options: WebSocketOptions) throws {
         loop.assertInEventLoop()
         // Bounded, with 5 s to ask (`PlainHTTPConnections`), until it upgrades.
         let key = webRequests.hold(channel)
