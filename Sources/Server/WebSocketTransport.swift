@@ -248,6 +248,9 @@ final class WebPageHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let probes: HTTPProbes
     private let refusedOrigin: (HTTPRequestHead) -> Bool
     private var head: HTTPRequestHead?
+    /// A response has been sent (it said `Connection: close`): requests the
+    /// client pipelined behind it are not answered (RFC 9112 9.6).
+    private var answered = false
 
     init(pages: [String: WebPage], probes: HTTPProbes, refusedOrigin: @escaping (HTTPRequestHead) -> Bool) {
         self.pages = pages
@@ -264,6 +267,8 @@ final class WebPageHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .end:
             guard let head else { return }
             self.head = nil
+            guard !answered else { return }
+            answered = true
             respond(to: head, context: context)
         }
     }

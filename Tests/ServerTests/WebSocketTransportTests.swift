@@ -352,6 +352,18 @@ struct WebSocketTransportTests {
         #expect(!client.isOpen)
     }
 
+    /// "Each response closes its connection": a request pipelined behind
+    /// the first (in the same read) is not answered after the response that
+    /// said `Connection: close` (RFC 9112 9.6).
+    @Test func aPipelinedSecondRequestIsNotAnswered() throws {
+        let rig = WebRig()
+        let client = try rig.accept()
+        try client.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n"
+            + "GET /nothing HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
+        #expect(try client.everything() == response("200 OK", "ok\n"))
+        #expect(!client.isOpen)
+    }
+
     /// "A connection that has not asked for anything within 5 s is closed."
     @Test func aConnectionThatAsksNothingIsClosedAfter5s() throws {
         let rig = WebRig()
