@@ -75,7 +75,9 @@ extension TransitionServer {
 
     // MARK: HTTP, then the upgrade
 
-    private func configureWebChannel(_ channel: Channel, options: WebSocketOptions) throws {
+    /// Sets up an accepted connection: plain HTTP, able to upgrade. (Not
+    /// private: the transport's tests configure `EmbeddedChannel`s with it.)
+    func configureWebChannel(_ channel: Channel, options: WebSocketOptions) throws {
         loop.assertInEventLoop()
         // Bounded, with 5 s to ask (`PlainHTTPConnections`), until it upgrades.
         let key = webRequests.hold(channel)
@@ -240,6 +242,9 @@ final class WebPageHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let probes: HTTPProbes
     private let refusedOrigin: (HTTPRequestHead) -> Bool
     private var head: HTTPRequestHead?
+    /// A response has been sent (it said `Connection: close`): requests the
+    /// client pipelined behind it are not answered (RFC 9112 9.6).
+    private var answered = false
 
     init(pages: [String: WebPage], probes: HTTPProbes, refusedOrigin: @escaping (HTTPRequestHead) -> Bool) {
         self.pages = pages
@@ -256,6 +261,8 @@ final class WebPageHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .end:
             guard let head else { return }
             self.head = nil
+            guard !answered else { return }
+            answered = true
             respond(to: head, context: context)
         }
     }

@@ -12,41 +12,7 @@ import Engine
 @testable import Server
 @testable import ServerCore
 
-// MARK: A fake engine host and a socket that can fill up
-
-/// A host whose events the test makes: `emit` hands them to the server as
-/// the engine's own (input, animation frames).
-private final class ScriptedHost: EngineHost, @unchecked Sendable {
-    var configuration = EngineConfiguration(frameRate: 240, transitions: [
-        TransitionSpec(name: "back", gesture: .edgePan(edge: .left, fingers: 1, edgeMargin: 0.05)),
-        TransitionSpec(name: "home", gesture: .edgePan(edge: .bottom, fingers: 1, edgeMargin: 0.05)),
-    ])
-    private(set) var lastSeq: UInt64 = 0
-    var liveTransitionCount: Int { configuration.transitions.count }
-    private var sink: (([TransitionEvent]) -> Void)?
-
-    func snapshot() -> [TransitionEngine.Snapshot] { [] }
-    func prepare(emit: @escaping ([TransitionEvent]) -> Void) { sink = emit }
-    func start(emit: @escaping ([TransitionEvent]) -> Void, finished: @escaping () -> Void) { sink = emit }
-    func perform(_ command: TransitionEngine.Command, transition: Int,
-                 into events: inout [TransitionEvent]) -> TransitionEngine.CommandOutcome { .done }
-    func shutdown(into events: inout [TransitionEvent]) {}
-    func reload(_ configuration: EngineConfiguration) -> [Int?] { [] }
-    func streamIndex(of i: Int) -> Int { i }
-
-    /// One batch of events of `kind` for `transition`, with rising seqs.
-    @discardableResult
-    func emit(_ kind: TransitionEvent.Kind, _ count: Int = 1, transition: Int = 0) -> [UInt64] {
-        var events: [TransitionEvent] = []
-        for _ in 0..<count {
-            lastSeq += 1
-            events.append(TransitionEvent(kind: kind, transition: transition, seq: lastSeq, time: Double(lastSeq) / 240,
-                                          progress: 0.5, velocity: 0))
-        }
-        sink?(events)
-        return events.map(\.seq)
-    }
-}
+// MARK: A socket that can fill up (the fake engine host is `ScriptedHost`)
 
 /// The socket's side of the pipeline, in front of the `EmbeddedChannel`'s
 /// core: passes writes through, or — while `full` — holds them (and their
