@@ -7,7 +7,7 @@ import PackageDescription
 //   Server (the executor and its transports) → ServerCore (the rules; no sockets) → EventStream → Engine
 //   Inputs → EvdevInput → CLibevdev (system libevdev); Inputs → Replay, TouchFilter, Recordings → Engine
 //   DaemonMetrics → swift-metrics/swift-prometheus
-//   transitiond (CLI) → Recordings / TransitionConfig / Replay / ReplayPlot → Engine; transitiond (CLI) → StreamClient
+//   transitiond (CLI) → Recordings / TransitionConfig (→ TouchFilter's rules) / Replay / ReplayPlot → Engine; transitiond (CLI) → StreamClient
 //   ServerCore / EventStream / StreamClient → WireProtocol → WireFormat (the wire knows no engine:
 //   EventStream maps the engine's types to the wire's)
 //   SystemSupport (clocks, threads, signals) under the hosts, the client and the CLI
@@ -35,7 +35,7 @@ let package = Package(
         // evemu and `libinput record` readers, evemu writer.
         .target(name: "Recordings", dependencies: ["Engine"]),
         // TOML config → engine configuration, with file:line errors.
-        .target(name: "TransitionConfig", dependencies: ["Engine"]),
+        .target(name: "TransitionConfig", dependencies: ["Engine", "TouchFilter"]),
         // The engine's events and snapshots as the wire's messages (design "Events"): the mapping.
         .target(name: "EventStream", dependencies: ["Engine", "WireProtocol"]),
         // Plays recordings through the engine, one step at a time (no clock).
@@ -152,7 +152,7 @@ let package = Package(
         ]),
         .testTarget(name: "DaemonMetricsTests", dependencies: ["DaemonMetrics", "ServerPorts", "Engine"]),
         .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "Engine", "WireProtocol"]),
-        .testTarget(name: "TransitionConfigTests", dependencies: ["TransitionConfig", "Engine", "TestSupport"]),
+        .testTarget(name: "TransitionConfigTests", dependencies: ["TransitionConfig", "Engine", "TouchFilter", "TestSupport"]),
         .testTarget(name: "WireFormatTests", dependencies: ["WireFormat", "TestSupport"]),
         .testTarget(name: "ServiceManagerTests", dependencies: [
             "ServiceManager", "TestSupport", .product(name: "Logging", package: "swift-log"),
