@@ -126,7 +126,16 @@ public final class WebSocketMessageHandler: ChannelDuplexHandler {
 
     private func writeLines(_ lines: ByteBuffer, context: ChannelHandlerContext, promise: EventLoopPromise<Void>?) {
         guard lines.readableBytes > 0 else {
-            promise?.succeed(())   // nothing to say (a close with no last lines)
+            // Nothing to say (a close with no last lines, or the server
+            // asking when what the channel holds is written): an empty
+            // write past the frame encoder, whose promise completes after
+            // everything written before it, and no frame.
+            guard let promise else { return }
+            if let socket = try? context.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self) {
+                socket.writeAndFlush(NIOAny(ByteBuffer()), promise: promise)
+            } else {
+                promise.succeed(())
+            }
             return
         }
         var bytes = lines

@@ -65,6 +65,25 @@ private func wire(_ opcode: UInt8, _ text: String, fin: Bool = true) -> [UInt8] 
 
 private func closeBody(_ code: UInt16, _ reason: [UInt8] = []) -> [UInt8] { [UInt8(code >> 8), UInt8(code & 0xFF)] + reason }
 
+/// The socket's side of the pipeline: while `stalled`, flushes wait (the
+/// writes stay in the channel, as a full socket holds them) until `resume()`.
+private final class StalledSocket: ChannelOutboundHandler {
+    typealias OutboundIn = ByteBuffer
+    var stalled = false
+    private var context: ChannelHandlerContext?
+
+    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+
+    func flush(context: ChannelHandlerContext) {
+        if !stalled { context.flush() }
+    }
+
+    func resume() {
+        stalled = false
+        context?.flush()
+    }
+}
+
 /// An upgraded connection on an EmbeddedChannel.
 private final class Connection {
     let channel = EmbeddedChannel()
@@ -289,6 +308,26 @@ struct WebSocketMessageHandlerTests {
         let c = try Connection()
         try c.channel.writeAndFlush(ByteBuffer(string: "{\"type\":\"a\"}\n{\"type\":\"b\"}\n")).wait()
         #expect(try c.frames() == [.text("{\"type\":\"a\"}"), .text("{\"type\":\"b\"}")])
+    }
+
+    /// An empty write (the server asking when what the channel holds is
+    /// written) sends no frame, and its promise completes only once the
+    /// frames before it are written.
+    @Test func anEmptyWriteCompletesAfterTheFramesBeforeItAndSendsNothing() throws {
+        let c = try Connection()
+        let socket = StalledSocket()
+        try c.channel.pipeline.syncOperations.addHandler(socket, position: .first)
+        socket.stalled = true
+        c.channel.writeAndFlush(ByteBuffer(string: "{\"type\":\"a\"}\n"), promise: nil)
+        let written = c.channel.embeddedEventLoop.makePromise(of: Void.self)
+        var done = false
+        written.futureResult.whenComplete { _ in done = true }
+        c.channel.writeAndFlush(ByteBuffer(), promise: written)
+        #expect(!done, "the frame before it is still held")
+        #expect(try c.frames() == [])
+        socket.resume()
+        #expect(done)
+        #expect(try c.frames() == [.text("{\"type\":\"a\"}")], "no frame of its own")
     }
 
     @Test func theApplicationsCloseSendsItsCodeFirst() throws {
