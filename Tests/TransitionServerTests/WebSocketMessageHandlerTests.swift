@@ -125,8 +125,9 @@ private final class Connection {
         channel.embeddedEventLoop.run()
     }
 
-    /// The frames written so far.
-    func frames() throws -> [Frame] {
+    /// The frames written so far (`read`: buffers of it read already).
+    func frames(read: [ByteBuffer] = []) throws -> [Frame] {
+        for buffer in read { unread += buffer.readableBytesView }
         while let buffer = try channel.readOutbound(as: ByteBuffer.self) { unread += buffer.readableBytesView }
         var frames: [Frame] = []
         var bytes = unread[...]
@@ -328,6 +329,19 @@ struct WebSocketMessageHandlerTests {
         socket.resume()
         #expect(done)
         #expect(try c.frames() == [.text("{\"type\":\"a\"}")], "no frame of its own")
+    }
+
+    /// A batch of lines is one write of one text frame a line, whatever
+    /// each line's length takes to say (7 bits, 16 or 64).
+    @Test func aBatchOfLinesIsOneWriteOfAFrameALine() throws {
+        let c = try Connection()
+        let short = "{\"type\":\"a\"}", medium = String(repeating: "m", count: 200), long = String(repeating: "l", count: 70_000)
+        try c.channel.writeAndFlush(ByteBuffer(string: short + "\n" + medium + "\n" + long + "\n")).wait()
+        var buffers: [ByteBuffer] = []
+        while let buffer = try c.channel.readOutbound(as: ByteBuffer.self) { buffers.append(buffer) }
+        #expect(buffers.count == 1, "one write")
+        #expect(buffers.first.map { Array($0.readableBytesView.prefix(4)) } == [0x81, UInt8(short.utf8.count)] + Array("{\"".utf8))
+        #expect(try c.frames(read: buffers) == [.text(short), .text(medium), .text(long)])
     }
 
     @Test func theApplicationsCloseSendsItsCodeFirst() throws {
