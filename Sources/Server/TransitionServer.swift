@@ -368,27 +368,39 @@ public final class TransitionServer: @unchecked Sendable {
     /// channel, after whatever it holds, so no bookkeeping keeps their
     /// order.
     ///
-    /// A caught-up client's batch (`send`) is one `writeAndFlush`, and the
-    /// machine hears of it only if the channel could not write it at once
-    /// (the socket is full: `sendFellShort`, then `channelWrote` when it
-    /// is written or failed); a write that fails at once closes the
-    /// channel, and `clientGone` follows. Any other write (`handToChannel`)
-    /// the machine counted already: it is flushed by a later `flush`, and
-    /// reported with `channelWrote`. Completions come in the order of the
-    /// writes; `writingAtOnce` tells a batch's own completion, inside its
-    /// `writeAndFlush`, from a later one.
+    /// A caught-up client's batch (`send`) is one `writeAndFlush` with no
+    /// promise (a promise and its callback for every batch to every client
+    /// were most of the write's cost), and the machine hears of it only if
+    /// the channel could not write it at once: then the bytes the channel
+    /// holds (`bufferedWritableBytes`) are reported with `sendFellShort`,
+    /// and an empty write after them, whose promise completes once they are
+    /// written (or failed), reports them with `channelWrote`. A write that
+    /// fails at once closes the channel, and `clientGone` follows. Any other
+    /// write (`handToChannel`) the machine counted already: it is flushed by
+    /// a later `flush`, and reported with `channelWrote`.
     private func write(_ bytes: ByteBuffer, to connection: ClientConnection, caughtUp: Bool) {
         guard let channel = connection.channel else { return }
         let id = connection.id
-        let count = bytes.readableBytes
-        let number = connection.writes
-        connection.writes &+= 1
+        guard caughtUp else {
+            connection.needsFlush = true
+            channel.write(bytes, promise: reportWhenWritten(id, bytes: bytes.readableBytes))
+            return
+        }
+        channel.writeAndFlush(bytes, promise: nil)
+        connection.needsFlush = false
+        // Written at once, or failed at once and closed (the option throws),
+        // unless the channel holds bytes now.
+        guard let held = try? channel.syncOptions?.getOption(.bufferedWritableBytes), held > 0 else { return }
+        // Held by the channel: from now on the client's lines go after it.
+        input { $0.sendFellShort(id, bytes: held, into: &$1) }
+        channel.writeAndFlush(ByteBuffer(), promise: reportWhenWritten(id, bytes: held))
+    }
+
+    /// A promise that reports `bytes` bytes of the client's as written (or
+    /// failed) with `channelWrote` when it completes.
+    private func reportWhenWritten(_ id: ClientID, bytes count: Int) -> EventLoopPromise<Void> {
         let written = loop.makePromise(of: Void.self)
         written.futureResult.assumeIsolatedUnsafeUnchecked().whenComplete { [self] result in
-            if caughtUp && connection.writingAtOnce == number {
-                connection.writingAtOnce = nil
-                return
-            }
             let ok: Bool
             switch result {
             case .success: ok = true
@@ -396,18 +408,7 @@ public final class TransitionServer: @unchecked Sendable {
             }
             input { $0.channelWrote(id, bytes: count, ok: ok, into: &$1) }
         }
-        guard caughtUp else {
-            connection.needsFlush = true
-            channel.write(bytes, promise: written)
-            return
-        }
-        connection.writingAtOnce = number
-        channel.writeAndFlush(bytes, promise: written)
-        connection.needsFlush = false
-        guard connection.writingAtOnce == number else { return }   // written (or failed) at once
-        connection.writingAtOnce = nil
-        // Held by the channel: from now on the client's lines go after it.
-        input { $0.sendFellShort(id, bytes: count, into: &$1) }
+        return written
     }
 
     /// Writes the last lines after whatever the channel holds, then closes
@@ -487,11 +488,6 @@ final class ClientConnection {
     let id: ClientID
     var channel: Channel?
     var needsFlush = false
-    /// Writes handed to the channel so far (numbers them).
-    var writes = 0
-    /// The caught-up batch being written now, until its write completes
-    /// inside its own `writeAndFlush`.
-    var writingAtOnce: Int?
     /// Closed before its channel was active (shutdown during set-up).
     var closeWhenActive = false
     var closeDeadline: Scheduled<Void>?

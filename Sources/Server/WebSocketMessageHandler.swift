@@ -31,6 +31,9 @@ public final class WebSocketMessageHandler: ChannelDuplexHandler {
     private var rules: WebSocketConnectionRules
     private let delegate: any WebSocketMessageDelegate
     private var context: ChannelHandlerContext?
+    /// swift-nio's frame encoder's context, before this handler: lines'
+    /// frames are made here and written past it (`writeLines`).
+    private var encoder: ChannelHandlerContext?
 
     public init(maxMessageSize: Int, binaryMessages: WebSocketConnectionRules.BinaryMessages,
                 delegate: any WebSocketMessageDelegate) {
@@ -53,7 +56,10 @@ public final class WebSocketMessageHandler: ChannelDuplexHandler {
     }
 
     public func handlerAdded(context: ChannelHandlerContext) { self.context = context }
-    public func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+    public func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+        encoder = nil
+    }
 
     // MARK: Application
 
@@ -126,19 +132,53 @@ public final class WebSocketMessageHandler: ChannelDuplexHandler {
     }
 
     private func writeLines(_ lines: ByteBuffer, context: ChannelHandlerContext, promise: EventLoopPromise<Void>?) {
-        guard lines.readableBytes > 0 else {
-            promise?.succeed(())   // nothing to say (a close with no last lines)
+        if encoder == nil { encoder = try? context.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self) }
+        guard let encoder else {
+            // No swift-nio frame encoder in the pipeline: a frame a line.
+            guard lines.readableBytes > 0 else {
+                promise?.succeed(())   // nothing to say
+                return
+            }
+            var bytes = lines
+            while bytes.readableBytes > 0 {
+                let line = Self.nextLine(&bytes)
+                let frame = WebSocketFrame(fin: true, opcode: .text, data: line)
+                context.write(wrapOutboundOut(frame), promise: bytes.readableBytes == 0 ? promise : nil)
+            }
             return
         }
+        // The lines' frames (text, final, unmasked: a server's) in one
+        // buffer, written past the encoder: one write a batch instead of
+        // two a line (the encoder's header, then the line). An empty one
+        // (nothing to say: a close with no last lines, or the server asking
+        // when what the channel holds is written) sends nothing, and its
+        // promise completes after everything written before it.
+        var frames = context.channel.allocator.buffer(capacity: lines.readableBytes + lines.readableBytes / 4 + 16)
         var bytes = lines
         while bytes.readableBytes > 0 {
-            let length = bytes.readableBytesView.firstIndex(of: UInt8(ascii: "\n")).map { $0 - bytes.readerIndex }
-                ?? bytes.readableBytes
-            let line = bytes.readSlice(length: length)!
-            if bytes.readableBytes > 0 { bytes.moveReaderIndex(forwardBy: 1) }
-            let frame = WebSocketFrame(fin: true, opcode: .text, data: line)
-            context.write(wrapOutboundOut(frame), promise: bytes.readableBytes == 0 ? promise : nil)
+            let line = Self.nextLine(&bytes)
+            frames.writeInteger(UInt8(0x81))   // FIN, text
+            if line.readableBytes < 126 {
+                frames.writeInteger(UInt8(line.readableBytes))
+            } else if line.readableBytes <= 0xFFFF {
+                frames.writeInteger(UInt8(126))
+                frames.writeInteger(UInt16(line.readableBytes))
+            } else {
+                frames.writeInteger(UInt8(127))
+                frames.writeInteger(UInt64(line.readableBytes))
+            }
+            frames.writeImmutableBuffer(line)
         }
+        encoder.write(NIOAny(frames), promise: promise)
+    }
+
+    /// The next line of `bytes` (without its `\n`, which is consumed).
+    private static func nextLine(_ bytes: inout ByteBuffer) -> ByteBuffer {
+        let length = bytes.readableBytesView.firstIndex(of: UInt8(ascii: "\n")).map { $0 - bytes.readerIndex }
+            ?? bytes.readableBytes
+        let line = bytes.readSlice(length: length)!
+        if bytes.readableBytes > 0 { bytes.moveReaderIndex(forwardBy: 1) }
+        return line
     }
 
     /// The application closes: a close frame first (the delegate's code),

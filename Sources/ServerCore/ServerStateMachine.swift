@@ -581,9 +581,10 @@ public struct ServerStateMachine: Sendable {
         if clients[i].writeMode != mode && clients[i].phase == .open { actions.append(.flush(id)) }
     }
 
-    /// A `send`'s write (`bytes` bytes) is held by the client's channel:
-    /// the socket could not take it all at once. From now on the client's
-    /// lines go after what the channel holds; `channelWrote` reports it done.
+    /// A `send`'s write is held by the client's channel (`bytes`: what the
+    /// channel holds now): the socket could not take it all at once. From
+    /// now on the client's lines go after it; `channelWrote` reports as
+    /// many bytes done.
     public mutating func sendFellShort(_ id: ClientID, bytes: Int, into actions: inout [Action]) {
         guard let i = index(of: id) else { return bug("short send to unknown \(id)", &actions) }
         switch clients[i].phase {

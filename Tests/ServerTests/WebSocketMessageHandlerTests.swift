@@ -28,6 +28,25 @@ private final class Recorder: WebSocketMessageDelegate, @unchecked Sendable {
     func webSocketClosed(_ handler: WebSocketMessageHandler) { closed += 1 }
 }
 
+/// The socket's side of the pipeline: while `stalled`, flushes wait (the
+/// writes stay in the channel, as a full socket holds them) until `resume()`.
+private final class StalledSocket: ChannelOutboundHandler {
+    typealias OutboundIn = ByteBuffer
+    var stalled = false
+    private var context: ChannelHandlerContext?
+
+    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+
+    func flush(context: ChannelHandlerContext) {
+        if !stalled { context.flush() }
+    }
+
+    func resume() {
+        stalled = false
+        context?.flush()
+    }
+}
+
 /// An upgraded connection on an EmbeddedChannel.
 private final class Connection {
     let channel = EmbeddedChannel()
@@ -69,8 +88,9 @@ private final class Connection {
         channel.embeddedEventLoop.run()
     }
 
-    /// The frames written so far.
-    func frames() throws -> [Frame] {
+    /// The frames written so far (`read`: buffers of it read already).
+    func frames(read: [ByteBuffer] = []) throws -> [Frame] {
+        for buffer in read { reader.add(buffer.readableBytesView) }
         while let buffer = try channel.readOutbound(as: ByteBuffer.self) { reader.add(buffer.readableBytesView) }
         return reader.frames()
     }
@@ -230,6 +250,39 @@ struct WebSocketMessageHandlerTests {
         let c = try Connection()
         try c.channel.writeAndFlush(ByteBuffer(string: "{\"type\":\"a\"}\n{\"type\":\"b\"}\n")).wait()
         #expect(try c.frames() == [.text("{\"type\":\"a\"}"), .text("{\"type\":\"b\"}")])
+    }
+
+    /// An empty write (the server asking when what the channel holds is
+    /// written) sends no frame, and its promise completes only once the
+    /// frames before it are written.
+    @Test func anEmptyWriteCompletesAfterTheFramesBeforeItAndSendsNothing() throws {
+        let c = try Connection()
+        let socket = StalledSocket()
+        try c.channel.pipeline.syncOperations.addHandler(socket, position: .first)
+        socket.stalled = true
+        c.channel.writeAndFlush(ByteBuffer(string: "{\"type\":\"a\"}\n"), promise: nil)
+        let written = c.channel.embeddedEventLoop.makePromise(of: Void.self)
+        var done = false
+        written.futureResult.whenComplete { _ in done = true }
+        c.channel.writeAndFlush(ByteBuffer(), promise: written)
+        #expect(!done, "the frame before it is still held")
+        #expect(try c.frames() == [])
+        socket.resume()
+        #expect(done)
+        #expect(try c.frames() == [.text("{\"type\":\"a\"}")], "no frame of its own")
+    }
+
+    /// A batch of lines is one write of one text frame a line, whatever
+    /// each line's length takes to say (7 bits, 16 or 64).
+    @Test func aBatchOfLinesIsOneWriteOfAFrameALine() throws {
+        let c = try Connection()
+        let short = "{\"type\":\"a\"}", medium = String(repeating: "m", count: 200), long = String(repeating: "l", count: 70_000)
+        try c.channel.writeAndFlush(ByteBuffer(string: short + "\n" + medium + "\n" + long + "\n")).wait()
+        var buffers: [ByteBuffer] = []
+        while let buffer = try c.channel.readOutbound(as: ByteBuffer.self) { buffers.append(buffer) }
+        #expect(buffers.count == 1, "one write")
+        #expect(buffers.first.map { Array($0.readableBytesView.prefix(4)) } == [0x81, UInt8(short.utf8.count)] + Array("{\"".utf8))
+        #expect(try c.frames(read: buffers) == [.text(short), .text(medium), .text(long)])
     }
 
     @Test func theApplicationsCloseSendsItsCodeFirst() throws {

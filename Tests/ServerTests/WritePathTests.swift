@@ -15,8 +15,9 @@ import Engine
 // MARK: A socket that can fill up (the fake engine host is `ScriptedHost`)
 
 /// The socket's side of the pipeline, in front of the `EmbeddedChannel`'s
-/// core: passes writes through, or — while `full` — holds them (and their
-/// promises) the way a full socket does, until `drain()`; `fail()` fails
+/// core: passes writes through, or — while `full` — leaves them unflushed
+/// in the core, the way a full socket holds them (so the channel's
+/// `bufferedWritableBytes` counts them), until `drain()`; `fail()` fails
 /// what it holds, as a peer that went away does.
 private final class FillableSocket: ChannelOutboundHandler {
     typealias OutboundIn = ByteBuffer
@@ -25,9 +26,11 @@ private final class FillableSocket: ChannelOutboundHandler {
     var full = false
     /// Writes fail at once and the channel closes (a reset peer: EPIPE).
     var broken = false
-    private var held: [(ByteBuffer, EventLoopPromise<Void>?)] = []
+    /// The promises of the writes held, by number, until written.
+    private var held: [Int: EventLoopPromise<Void>?] = [:]
+    private var number = 0
     private var context: ChannelHandlerContext?
-    var heldBytes: Int { held.reduce(0) { $0 + $1.0.readableBytes } }
+    private(set) var heldBytes = 0
 
     func handlerAdded(context: ChannelHandlerContext) { self.context = context }
 
@@ -35,8 +38,16 @@ private final class FillableSocket: ChannelOutboundHandler {
         if broken {
             promise?.fail(ChannelError.ioOnClosedChannel)
             context.close(promise: nil)
-        } else if full || !held.isEmpty {
-            held.append((unwrapOutboundIn(data), promise))
+        } else if full {
+            number += 1
+            let key = number
+            held[key] = promise
+            heldBytes += unwrapOutboundIn(data).readableBytes
+            let written = context.eventLoop.makePromise(of: Void.self)
+            written.futureResult.assumeIsolatedUnsafeUnchecked().whenSuccess { [self] in
+                if let promise = held.removeValue(forKey: key) { promise?.succeed(()) }
+            }
+            context.write(data, promise: written)
         } else {
             context.write(data, promise: promise)
         }
@@ -49,17 +60,15 @@ private final class FillableSocket: ChannelOutboundHandler {
     /// The peer reads: everything held is written, in order.
     func drain() {
         full = false
-        guard let context else { return }
-        let pending = held
-        held = []
-        for (bytes, promise) in pending { context.write(wrapOutboundOut(bytes), promise: promise) }
-        context.flush()
+        heldBytes = 0
+        context?.flush()
     }
 
     /// The peer is gone: what is held fails.
     func fail() {
-        let pending = held
-        held = []
+        let pending = held.sorted { $0.key < $1.key }
+        held = [:]
+        heldBytes = 0
         for (_, promise) in pending { promise?.fail(ChannelError.ioOnClosedChannel) }
     }
 }
@@ -146,6 +155,8 @@ struct WritePathTests {
             return
         }
         #expect(held == 1)
+        #expect(rig.server.machine.writeMode(of: id) == .channel(writes: 1, bytes: socket.heldBytes),
+                "the bytes the channel holds, as the machine counts them")
         let rest = rig.host.emit(.changed, 3) + rig.host.emit(.ended)
         #expect(try writes(channel).isEmpty, "nothing overtakes the held batch")
         socket.drain()
