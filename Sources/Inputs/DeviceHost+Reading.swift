@@ -1,6 +1,7 @@
 import EvdevInput
 import Engine
 import ServerPorts
+import TouchFilter
 
 /// What the host says of the input, read from the machine (on the loop),
 /// and the settings the CLI gives before `start`, kept by the machine.
@@ -29,6 +30,11 @@ extension DeviceHost {
     public var filterHold: Double? {
         get { machine.settings.filterHold }
         set { machine.settings.filterHold = newValue }
+    }
+    /// Filter mode's `[filter]` rules, for the panels attached from now on.
+    public var filterRules: FilterRules {
+        get { machine.settings.filterRules }
+        set { machine.settings.filterRules = newValue }
     }
     // MARK: What the machine holds
 

@@ -13,8 +13,11 @@ struct FilteredPanel: Sendable {
     /// Reused for each frame's verdicts (no allocation per frame).
     private var verdicts: [Int: TouchFilterMachine.Verdict] = [:]
 
-    init(description: DeviceDescription, hold: Double, copy: LiveInputMachine.CopyID) throws(TouchFilterError) {
-        filter = try TouchFilterMachine(device: description, hold: hold)
+    /// `geometry`: the panel's, as its assembler has it, so that the
+    /// filter's rules see the screen the engine sees.
+    init(description: DeviceDescription, hold: Double, rules: FilterRules, geometry: ScreenGeometry,
+         copy: LiveInputMachine.CopyID) throws(TouchFilterError) {
+        filter = try TouchFilterMachine(device: description, hold: hold, rules: rules, geometry: geometry)
         self.copy = copy
     }
 

@@ -23,6 +23,7 @@ extension LiveInputMachine {
         var device: AttachedDevice
         var copy: CopyID
         var hold: Double
+        var geometry: ScreenGeometry
     }
 
     /// Filter mode: a fresh filter writing to the panel's copy. The copy is
@@ -31,14 +32,19 @@ extension LiveInputMachine {
     /// re-plugged under another node), else a new one. A panel the input
     /// thread did not grab (it could not, or the filter cannot copy it)
     /// reaches the UI directly and gets no copy. True when the attach waits
-    /// for a copy to be made.
-    mutating func setUpFilter(for attached: AttachedDevice, hold: Double, into out: inout Output) -> Bool {
+    /// for a copy to be made. The copy is described for the `[filter]` rules
+    /// and the panel's `geometry` (with `transform` at 90° or 270° its axes
+    /// are swapped), and a copy is only reused for a panel it fits.
+    mutating func setUpFilter(for attached: AttachedDevice, hold: Double, geometry: ScreenGeometry,
+                              into out: inout Output) -> Bool {
         filters[attached.source] = nil
         guard attached.grabbed else {
             out.log(.warning, "filter: \(attached.path) \"\(attached.description.name)\" is not grabbed: the UI reads it directly, gestures and all; no copy")
             return false
         }
-        let shape = Self.shape(of: attached.description)
+        let description = TouchFilterMachine.copyDescription(of: attached.description, rules: settings.filterRules,
+                                                             geometry: geometry)
+        let shape = Self.shape(of: description)
         let identity = Self.identity(of: attached)
         // A copy at this port of another kind of panel is of no more use.
         for i in copies.indices.reversed() where copies[i].identity == identity && copies[i].user == nil && copies[i].shape != shape {
@@ -50,19 +56,20 @@ extension LiveInputMachine {
         let onPort = { (identity: String) in identity.contains("/by-path/") }
         if let index = copies.firstIndex(where: { $0.identity == identity && $0.user == nil && $0.shape == shape })
             ?? copies.firstIndex(where: { $0.user == nil && $0.shape == shape && !onPort($0.identity) && !onPort(identity) }) {
-            filter(attached, hold: hold, through: index, into: &out)
+            filter(attached, hold: hold, geometry: geometry, through: index, into: &out)
             return false
         }
         do {
-            _ = try TouchFilterMachine(device: attached.description, hold: hold)   // a panel it can copy
+            // A panel it can copy, with these rules.
+            _ = try TouchFilterMachine(device: attached.description, hold: hold, rules: settings.filterRules, geometry: geometry)
         } catch {
             out.log(.error, "filter: \(attached.path) \"\(attached.description.name)\": \(error.message); the UI gets none of its touches")
             return false
         }
         if let earlier = awaitingCopy { bug("\(earlier.device.path)'s copy never came", into: &out) }
         copies.append(PanelCopy(id: nextCopy, identity: identity, shape: shape))
-        awaitingCopy = AwaitingCopy(device: attached, copy: nextCopy, hold: hold)
-        out.actions.append(.createCopy(nextCopy, attached.description))
+        awaitingCopy = AwaitingCopy(device: attached, copy: nextCopy, hold: hold, geometry: geometry)
+        out.actions.append(.createCopy(nextCopy, description))
         nextCopy += 1
         return true
     }
@@ -74,7 +81,7 @@ extension LiveInputMachine {
         copies[index].node = node
         guard let waiting = awaitingCopy, waiting.copy == id else { return bug("copy \(id) made for no panel", into: &out) }
         awaitingCopy = nil
-        filter(waiting.device, hold: waiting.hold, through: index, into: &out)
+        filter(waiting.device, hold: waiting.hold, geometry: waiting.geometry, through: index, into: &out)
         attachDone(waiting.device, into: &out)
     }
 
@@ -95,17 +102,30 @@ extension LiveInputMachine {
     }
 
     /// The panel's filter, writing to the copy at `index`.
-    private mutating func filter(_ attached: AttachedDevice, hold: Double, through index: Int, into out: inout Output) {
+    private mutating func filter(_ attached: AttachedDevice, hold: Double, geometry: ScreenGeometry, through index: Int,
+                                 into out: inout Output) {
         do {
-            let panel = try FilteredPanel(description: attached.description, hold: hold, copy: copies[index].id)
+            let panel = try FilteredPanel(description: attached.description, hold: hold, rules: settings.filterRules,
+                                          geometry: geometry, copy: copies[index].id)
             copies[index].user = attached.source
             copies[index].identity = Self.identity(of: attached)
             failedWrites[copies[index].id] = nil
             filters[attached.source] = panel
-            out.log(.info, "filter: the touches of \(attached.path) that no transition claims go to \(copies[index].node ?? "its copy") \"\(UinputCopy.name(for: attached.description.name))\" (hold \(hold) s)")
+            out.log(.info, "filter: the touches of \(attached.path) that no transition claims go to \(copies[index].node ?? "its copy") \"\(UinputCopy.name(for: attached.description.name))\" (hold \(hold) s\(Self.rulesText(settings.filterRules)))")
         } catch {
             out.log(.error, "filter: \(attached.path) \"\(attached.description.name)\": \(error.message); the UI gets none of its touches")
         }
+    }
+
+    /// The rules a filter applies, for its log line: `""` with none, else
+    /// `"; max_contacts 1, 2 regions, palm_mm 8, transform"` (what is on).
+    static func rulesText(_ rules: FilterRules) -> String {
+        var parts: [String] = []
+        if let max = rules.maxContacts { parts.append("max_contacts \(max)") }
+        if !rules.regions.isEmpty { parts.append("\(rules.regions.count) region\(rules.regions.count == 1 ? "" : "s")") }
+        if let mm = rules.palmMillimetres { parts.append("palm_mm \(mm)") }
+        if rules.transform { parts.append("transform") }
+        return parts.isEmpty ? "" : "; " + parts.joined(separator: ", ")
     }
 
     /// A panel's port (its by-path link), else its node, else its path.

@@ -31,7 +31,7 @@ extension LiveInputMachine {
         devices[source] = attached
         engine.nameSource(source, attached.names)
         if settings.records { out.actions.append(.startRecording(attached)) }
-        if let hold = settings.filterHold, setUpFilter(for: attached, hold: hold, into: &out) { return }
+        if let hold = settings.filterHold, setUpFilter(for: attached, hold: hold, geometry: geometry, into: &out) { return }
         attachDone(attached, into: &out)
     }
 

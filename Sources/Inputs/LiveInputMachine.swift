@@ -1,6 +1,7 @@
 import EvdevInput
 import Engine
 import ServerPorts
+import TouchFilter
 
 /// The live input's rules as a value: which panels are attached, each one's
 /// frame assembler and geometry, resyncs after `SYN_DROPPED`, what a lost
@@ -39,6 +40,8 @@ public struct LiveInputMachine: Sendable {
         var records = false
         /// Filter mode (`[input] mode = "filter"`): the hold in seconds; nil in the other modes.
         var filterHold: Double?
+        /// Filter mode's `[filter]` rules: what else the copies never get, and how they are written.
+        var filterRules: FilterRules = .none
     }
 
     var settings = Settings()

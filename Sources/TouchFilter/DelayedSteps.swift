@@ -49,6 +49,20 @@ struct DelayedSteps: Sendable {
         steps.removeAll()
     }
 
+    /// The touches with steps waiting, each once, in the order of their first step.
+    var waitingTouches: [UInt64] {
+        var touches: [UInt64] = []
+        for step in steps where !touches.contains(step.touch) { touches.append(step.touch) }
+        return touches
+    }
+
+    /// Removes and returns, in order, the steps of the touches `which` picks.
+    mutating func takeSteps(ofTouches which: (UInt64) -> Bool) -> [DelayedStep] {
+        let taken = steps.filter { which($0.touch) }
+        if !taken.isEmpty { steps.removeAll { which($0.touch) } }
+        return taken
+    }
+
     /// Removes and returns, in order, the steps of the touches of `slot`.
     mutating func takeSteps(ofSlot slot: Int) -> [DelayedStep] {
         let taken = steps.filter { $0.sourceSlot == slot }

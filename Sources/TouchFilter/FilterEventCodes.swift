@@ -10,6 +10,14 @@ enum FilterEventCode {
     static let firstContactAxis: UInt16 = 0x30
     static let lastContactAxis: UInt16 = 0x3d
     static let ABS_MT_PRESSURE: UInt16 = 0x3a
+    /// The palm rule's axes: a contact's major axis (in units of its
+    /// resolution per mm) and its tool (MT_TOOL_FINGER, MT_TOOL_PALM, …).
+    static let ABS_MT_TOUCH_MAJOR: UInt16 = 0x30
+    static let ABS_MT_TOOL_TYPE: UInt16 = 0x37
+    /// A tool's position beside the contact's (hovering pens): under
+    /// `transform` written as a screen position too.
+    static let ABS_MT_TOOL_X: UInt16 = 0x3c
+    static let ABS_MT_TOOL_Y: UInt16 = 0x3d
 
     static let BTN_TOOL_FINGER: UInt16 = 0x145
     static let BTN_TOOL_QUINTTAP: UInt16 = 0x148

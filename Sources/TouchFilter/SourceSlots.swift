@@ -36,6 +36,12 @@ struct SourceSlots: Sendable, Equatable {
         return Array(values[base..<(base + axisCount)])
     }
 
+    /// The value of contact axis `axis` in `slot`.
+    @inline(__always)
+    func value(_ axis: Int, in slot: Int) -> Int32 {
+        values[slot * axisCount + axis]
+    }
+
     /// True if `slot` has the same axis values here and in `other`.
     func sameValues(in slot: Int, as other: SourceSlots) -> Bool {
         let base = slot * axisCount

@@ -6,35 +6,101 @@ extension TouchFilterMachine {
     /// A new source touch, with its first verdict.
     mutating func beginTouch(_ id: UInt64, inSlot slot: Int, verdict: Verdict, at now: Double,
                              into output: inout [Output]) -> SourceTouch {
-        switch verdict {
-        case .claimed:
+        switch screen(inSlot: slot, verdict: verdict, at: now, into: &output) {
+        case .swallowed:
             return SourceTouch(id: id, disposition: .swallowed)
-        case .startArea where hold > 0:
-            let held = HeldTouch(time: now, values: frame.values(of: slot), hold: hold)
-            return SourceTouch(id: id, disposition: .held(held))
-        case .startArea, .free:
-            deliver(.begin(frame.values(of: slot)), of: id, inSlot: slot, due: now, at: now, into: &output)
-            return SourceTouch(id: id, disposition: .forwarded(delay: 0))
+        case .withheld:
+            return SourceTouch(id: id, disposition: .withheld)
+        case .admitted(let limit):
+            if case .startArea = verdict, hold > 0 {
+                let held = HeldTouch(time: now, values: outputValues(of: slot), hold: hold)
+                return SourceTouch(id: id, disposition: .held(held), limit: limit)
+            }
+            deliver(.begin(outputValues(of: slot)), of: id, inSlot: slot, due: now, at: now, into: &output)
+            return SourceTouch(id: id, disposition: .forwarded(delay: 0), limit: limit)
         }
     }
 
+    /// What becomes of a new touch before its hold: nothing of it is output
+    /// if it is claimed or a palm, nor if `max_contacts` leaves no room.
+    enum Screening {
+        case swallowed
+        case withheld
+        /// Held or forwarded by its verdict, with the `max_contacts` it carries.
+        case admitted(limit: Int?)
+    }
+
+    mutating func screen(inSlot slot: Int, verdict: Verdict, at now: Double, into output: inout [Output]) -> Screening {
+        switch verdict {
+        case .claimed:
+            return .swallowed
+        case .startArea, .free:
+            break
+        }
+        if applied.isPalm(inSlot: slot, of: frame) { return .swallowed }
+        guard applied.limitsContacts else { return .admitted(limit: nil) }
+        let limit = applied.contactLimit(inSlot: slot, of: frame)
+        return makeRoom(under: limit, at: now, into: &output) ? .admitted(limit: limit) : .withheld
+    }
+
+    /// Under `max_contacts`: true if a new touch that carries `limit` may be
+    /// output. Counted: the held and forwarded touches (the copy shows them,
+    /// or will once released). It may if the count is below its limit and
+    /// below each counted touch's. Touches that lifted but whose delayed
+    /// frames (their end, after a hold's lag) are still to come would be
+    /// on the copy with it: if they would make one too many, they are
+    /// written at once, one frame per step, as for a reused slot.
+    mutating func makeRoom(under limit: Int?, at now: Double, into output: inout [Output]) -> Bool {
+        var count = 0
+        var least = limit ?? Int.max
+        var active: [UInt64] = []
+        for case let touch? in touches {
+            switch touch.disposition {
+            case .held, .forwarded:
+                count += 1
+                active.append(touch.id)
+                if let own = touch.limit { least = min(least, own) }
+            case .swallowed, .withheld:
+                continue
+            }
+        }
+        guard count < least else { return false }
+        let departing = delayed.waitingTouches.filter { !active.contains($0) }
+        if count + departing.count >= least {
+            for step in delayed.takeSteps(ofTouches: { departing.contains($0) }) {
+                clone.apply(step.change, of: step.touch, sourceSlot: step.sourceSlot, due: now, into: &output)
+                clone.flush(due: now, into: &output)
+            }
+        }
+        return true
+    }
+
+    /// The values of the touch in `slot` as the copy gets them (`transform`).
+    func outputValues(of slot: Int) -> [Int32] {
+        applied.output(frame.values(of: slot))
+    }
+
     /// A later frame of a source touch (`moved`: its axis values changed).
+    /// One that has become a palm goes as a claimed one.
     mutating func continueTouch(_ touch: inout SourceTouch, inSlot slot: Int, verdict: Verdict, moved: Bool,
                                 at now: Double, into output: inout [Output]) {
+        let verdict = moved && applied.isPalm(inSlot: slot, of: frame) ? Verdict.claimed : verdict
         switch (touch.disposition, verdict) {
         case (.swallowed, .claimed), (.swallowed, .startArea), (.swallowed, .free):
+            return
+        case (.withheld, .claimed), (.withheld, .startArea), (.withheld, .free):
             return
         case (.held, .claimed):
             touch.disposition = .swallowed
         case (.held(var held), .startArea):
-            if moved { held.record(time: now, values: frame.values(of: slot)) }
+            if moved { held.record(time: now, values: outputValues(of: slot)) }
             if held.isFull {
                 touch.disposition = release(touch.id, held, inSlot: slot, at: now, endedAt: nil)
             } else {
                 touch.disposition = .held(held)
             }
         case (.held(var held), .free):
-            if moved { held.record(time: now, values: frame.values(of: slot)) }
+            if moved { held.record(time: now, values: outputValues(of: slot)) }
             touch.disposition = release(touch.id, held, inSlot: slot, at: now, endedAt: nil)
         case (.forwarded, .claimed):
             delayed.removeSteps(for: touch.id)
@@ -42,7 +108,7 @@ extension TouchFilterMachine {
             touch.disposition = .swallowed
         case (.forwarded(let delay), .startArea), (.forwarded(let delay), .free):
             if moved {
-                deliver(.move(frame.values(of: slot)), of: touch.id, inSlot: slot, due: now + delay, at: now, into: &output)
+                deliver(.move(outputValues(of: slot)), of: touch.id, inSlot: slot, due: now + delay, at: now, into: &output)
             }
         }
     }
@@ -52,7 +118,7 @@ extension TouchFilterMachine {
         guard let touch = touches[slot] else { return }
         touches[slot] = nil
         switch touch.disposition {
-        case .swallowed:
+        case .swallowed, .withheld:
             return
         case .held(let held):
             _ = release(touch.id, held, inSlot: slot, at: now, endedAt: now)
@@ -71,7 +137,7 @@ extension TouchFilterMachine {
             case .held(let held) where held.deadline <= now:
                 let released = release(touch.id, held, inSlot: slot, at: held.deadline, endedAt: nil)
                 touches[slot]?.disposition = released
-            case .held, .forwarded, .swallowed:
+            case .held, .forwarded, .swallowed, .withheld:
                 continue
             }
         }

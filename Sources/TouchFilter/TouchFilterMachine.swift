@@ -29,6 +29,32 @@ import Engine
 /// declares. When a source slot gets a new touch while the old touch of that
 /// slot still has delayed frames, those are output at once, so the clone
 /// never needs more slots than the source has.
+///
+/// The `[filter]` rules (`FilterRules`). With `.none` only the palm tool
+/// type applies (a panel's own word that a contact is no finger: libinput
+/// drops such touches too); everything else is as without rules.
+/// - palms: a touch the panel reports as `MT_TOOL_PALM`, or whose
+///   ABS_MT_TOUCH_MAJOR is over `palm_mm` (read through the axis's declared
+///   resolution; without one only the tool type tells), is never output; one
+///   that becomes a palm mid-touch goes as a touch claimed then (ended in the
+///   output at once if it was out), and never comes back.
+/// - `max_contacts`: each touch takes the limit in force where it begins
+///   (its first position on the screen: the panel's geometry applied, the
+///   table's limit or its region's). The touches counted are the held and
+///   the forwarded ones (a held touch from its first frame, since it may be
+///   released; swallowed and withheld ones never count). A new touch is
+///   admitted only if that count is below its own limit and below the limit
+///   of every touch counted, so the copy never has more touches than the
+///   limit of any touch on it (a limit of 0 withholds every touch); else it
+///   is withheld until it lifts, whatever lifts meanwhile. Touches that
+///   lifted but whose end still waits for its lag are ended at once when
+///   the new touch needs their room. The count is taken as the new touch's
+///   first frame is decided, slot by slot: a touch of a higher slot that is
+///   claimed (or becomes a palm) in that same frame still counts.
+/// - `transform`: every position the copy gets is the screen position s
+///   (0…1, the panel's geometry applied) written as min + s·(max − min) of
+///   the copy's own axis, clamped to it; the copy's description
+///   (`copyDescription`) has X and Y traded for a 90° or 270° rotation.
 public struct TouchFilterMachine: Sendable {
     /// What the engine says about one source touch at the frame just fed.
     public enum Verdict: Sendable, Equatable {
@@ -65,6 +91,8 @@ public struct TouchFilterMachine: Sendable {
     public var slotCount: Int { layout.slotCount }
 
     let layout: FilterLayout
+    /// The `[filter]` rules as this panel's filter applies them.
+    let applied: AppliedRules
     var reader: SourceReader
     /// The source at the last SYN_REPORT.
     var frame: SourceSlots
@@ -77,14 +105,22 @@ public struct TouchFilterMachine: Sendable {
     /// The latest time seen.
     var clock: Double? = nil
 
+    /// The `[filter]` rules it applies.
+    public var rules: FilterRules { applied.rules }
+
     /// Throws unless the device is a multitouch protocol B panel with at most
-    /// 256 slots, or if `hold` is not a finite number of seconds ≥ 0.
-    public init(device: DeviceDescription, hold: Double = 0.08) throws(TouchFilterError) {
+    /// 256 slots, or if `hold` is not a finite number of seconds ≥ 0, or
+    /// `rules.palmMillimetres` not a finite number > 0. `geometry`: how the
+    /// panel's positions become the screen's (as the engine sees them), for
+    /// where a touch begins (`max_contacts` of a region) and `transform`.
+    public init(device: DeviceDescription, hold: Double = 0.08, rules: FilterRules = .none,
+                geometry: ScreenGeometry = .identity) throws(TouchFilterError) {
         guard hold.isFinite && hold >= 0 else {
             throw TouchFilterError("the hold of filter mode must be a finite number of seconds ≥ 0, not \(hold)")
         }
         self.hold = hold
         layout = try FilterLayout(device: device)
+        applied = try AppliedRules(rules: rules, geometry: geometry, layout: layout, device: device)
         reader = SourceReader(layout: layout)
         frame = reader.slots
         decided = frame
@@ -162,7 +198,7 @@ public struct TouchFilterMachine: Sendable {
             switch touch.disposition {
             case .held(let held):
                 next = min(next ?? held.deadline, held.deadline)
-            case .forwarded, .swallowed:
+            case .forwarded, .swallowed, .withheld:
                 continue
             }
         }

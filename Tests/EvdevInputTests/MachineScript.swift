@@ -23,6 +23,8 @@ struct MachineScript {
     var written: [Int: [TouchFilterMachine.Output]] = [:]
     /// The timer's deadline, if one is set.
     var tickAt: Double?
+    /// The description each copy was asked for with, by its id.
+    var created: [Int: DeviceDescription] = [:]
     /// Whether a copy asked for is made (with node `/dev/input/event9N`, N its id).
     var copiesFail = false
 
@@ -53,7 +55,8 @@ struct MachineScript {
                 tickAt = t
             case .cancelTick:
                 tickAt = nil
-            case .createCopy(let id, _):
+            case .createCopy(let id, let description):
+                created[id] = description
                 if copiesFail {
                     machine.copyFailed(id, error: "no uinput", into: &out)
                 } else {

@@ -17,6 +17,7 @@ enum Code {
     static let ABS_MT_TOUCH_MAJOR: UInt16 = 0x30
     static let ABS_MT_POSITION_X: UInt16 = 0x35
     static let ABS_MT_POSITION_Y: UInt16 = 0x36
+    static let ABS_MT_TOOL_TYPE: UInt16 = 0x37
     static let ABS_MT_TRACKING_ID: UInt16 = 0x39
     static let ABS_MT_PRESSURE: UInt16 = 0x3a
     static let BTN_TOUCH: UInt16 = 0x14a
@@ -68,6 +69,8 @@ struct Ev: Equatable, CustomStringConvertible {
     static func x(_ v: Int32) -> Ev { Ev(type: Code.EV_ABS, code: Code.ABS_MT_POSITION_X, value: v) }
     static func y(_ v: Int32) -> Ev { Ev(type: Code.EV_ABS, code: Code.ABS_MT_POSITION_Y, value: v) }
     static func pressure(_ v: Int32) -> Ev { Ev(type: Code.EV_ABS, code: Code.ABS_MT_PRESSURE, value: v) }
+    static func major(_ v: Int32) -> Ev { Ev(type: Code.EV_ABS, code: Code.ABS_MT_TOUCH_MAJOR, value: v) }
+    static func tool(_ v: Int32) -> Ev { Ev(type: Code.EV_ABS, code: Code.ABS_MT_TOOL_TYPE, value: v) }
     static func absX(_ v: Int32) -> Ev { Ev(type: Code.EV_ABS, code: Code.ABS_X, value: v) }
     static func absY(_ v: Int32) -> Ev { Ev(type: Code.EV_ABS, code: Code.ABS_Y, value: v) }
     static func key(_ code: UInt16, _ on: Bool) -> Ev { Ev(type: Code.EV_KEY, code: code, value: on ? 1 : 0) }
@@ -92,8 +95,9 @@ struct FilterHarness {
     var filter: TouchFilterMachine
     var written: [TouchFilterMachine.Output] = []
 
-    init(device: DeviceDescription = Panels.tenSlots(), hold: Double = 0.08) {
-        filter = try! TouchFilterMachine(device: device, hold: hold)
+    init(device: DeviceDescription = Panels.tenSlots(), hold: Double = 0.08, rules: FilterRules = .none,
+         geometry: ScreenGeometry = .identity) {
+        filter = try! TouchFilterMachine(device: device, hold: hold, rules: rules, geometry: geometry)
     }
 
     /// Feeds `events` and a SYN_REPORT at `t`, decides with `verdicts`;

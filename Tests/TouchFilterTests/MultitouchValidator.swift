@@ -80,7 +80,8 @@ struct MultitouchValidator {
                 touchesBegun += 1
             }
         case (Code.EV_ABS, Code.ABS_MT_POSITION_X), (Code.EV_ABS, Code.ABS_MT_POSITION_Y),
-             (Code.EV_ABS, Code.ABS_MT_PRESSURE), (Code.EV_ABS, Code.ABS_MT_TOUCH_MAJOR):
+             (Code.EV_ABS, Code.ABS_MT_PRESSURE), (Code.EV_ABS, Code.ABS_MT_TOUCH_MAJOR),
+             (Code.EV_ABS, Code.ABS_MT_TOOL_TYPE):
             guard let s = selected else { problem("axis before any ABS_MT_SLOT"); break }
             if slots[s] < 0 { problem("axis 0x\(String(o.code, radix: 16)) changes in empty slot \(s)") }
             if o.code == Code.ABS_MT_POSITION_X { x[s] = o.value }
