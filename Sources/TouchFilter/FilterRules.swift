@@ -1,7 +1,8 @@
 /// The config's `[filter]` table: what of a panel the UI's copy never gets,
 /// besides the touches a transition claims, and how the copy is written.
-/// Applies in filter mode (`[input] mode = "filter"`). A value; the
-/// defaults change nothing (every key off).
+/// Applies in filter mode (`[input] mode = "filter"`). A value; with the
+/// defaults (every key off) the copy is the panel less what transitions
+/// claim and what the panel itself reports as a palm (`MT_TOOL_PALM`).
 public struct FilterRules: Sendable, Equatable {
     /// `max_contacts`: the copy never has more touches down at once than
     /// this; a touch that would be one more is withheld until it lifts
@@ -38,7 +39,7 @@ public struct FilterRules: Sendable, Equatable {
         self.regions = regions
     }
 
-    /// Every key off: the copy is the panel less what transitions claim.
+    /// Every key off.
     public static let none = FilterRules()
 
     /// The `max_contacts` in force for a touch that begins at `(x, y)`
