@@ -1,4 +1,5 @@
 import Engine
+import TouchFilter
 
 /// Turns validated sections into the engine's configuration and the server's
 /// settings, checking what spans several keys or tables: unique names,
@@ -10,10 +11,76 @@ enum ConfigBuilder {
         let input = try root[InputKeys.table].first.map { section throws(ConfigError) in
             try inputSettings(from: section, file: file)
         } ?? .standard
+        let filter = try root[FilterKeys.table].first.map { section throws(ConfigError) in
+            try filterRules(from: section, file: file)
+        } ?? .none
         let metrics = try root[MetricsKeys.table].first.map { section throws(ConfigError) in
             try metricsSettings(from: section, file: file)
         } ?? .standard
-        return DaemonConfiguration(engine: engine, server: server, input: input, metrics: metrics)
+        return DaemonConfiguration(engine: engine, server: server, input: input, metrics: metrics, filter: filter)
+    }
+
+    // MARK: - [filter]
+
+    /// The table's keys, then its regions in file order: at most
+    /// `FilterKeys.maxRegions`, each an increasing `[x0, x1]` and `[y0, y1]`;
+    /// no gesture named twice in a `block`.
+    static func filterRules(from section: ValidatedSection, file: String) throws(ConfigError) -> FilterRules {
+        typealias Key = FilterKeys
+        let block = try gestures(section[Key.block], at: Key.block, in: section, file: file)
+        let sections = section[FilterRegionKeys.table]
+        if sections.count > Key.maxRegions {
+            let extra = sections[Key.maxRegions]
+            throw ConfigError(file: file, line: extra.line, key: extra.path,
+                              message: "one \(FilterRegionKeys.table.schema.header) too many: at most \(Key.maxRegions)")
+        }
+        var regions: [FilterRegion] = []
+        for region in sections {
+            regions.append(try filterRegion(from: region, file: file))
+        }
+        return FilterRules(maxContacts: section[Key.maxContacts],
+                           block: block,
+                           ghostTouches: section[Key.ghostTouches],
+                           stuckAfter: section[Key.stuckAfter],
+                           palmMillimetres: section[Key.palmMillimetres],
+                           transform: section[Key.transform],
+                           regions: regions)
+    }
+
+    private static func filterRegion(from section: ValidatedSection, file: String) throws(ConfigError) -> FilterRegion {
+        typealias Key = FilterRegionKeys
+        let block = try section[Key.block].map { list throws(ConfigError) in
+            try gestures(list, at: Key.block, in: section, file: file)
+        }
+        return FilterRegion(x: try span(at: Key.x, in: section, file: file, ends: ("x0", "x1")),
+                            y: try span(at: Key.y, in: section, file: file, ends: ("y0", "y1")),
+                            maxContacts: section[Key.maxContacts], block: block)
+    }
+
+    /// A region's side, `[low, high]`: two increasing numbers (each in 0…1,
+    /// checked by the schema); `ends` names them for messages.
+    private static func span(at key: ConfigKey<[Double]>, in section: ValidatedSection, file: String,
+                             ends: (low: String, high: String)) throws(ConfigError) -> ClosedRange<Double> {
+        let numbers = section[key]
+        guard numbers.count == 2 else {
+            throw section.error(at: key, file: file,
+                                "must be [\(ends.low), \(ends.high)], 2 numbers from 0 to 1 (got \(numbers.count))")
+        }
+        guard numbers[0] < numbers[1] else {
+            throw section.error(at: key, file: file,
+                                "must be [\(ends.low), \(ends.high)] with \(ends.low) < \(ends.high) (got \(ConfigValue.array(numbers.map(ConfigValue.number)).rendered))")
+        }
+        return numbers[0]...numbers[1]
+    }
+
+    /// A `block` list as a set; a gesture named twice is an error at the key.
+    private static func gestures<Value>(_ list: [BlockedGesture], at key: ConfigKey<Value>, in section: ValidatedSection,
+                                        file: String) throws(ConfigError) -> Set<BlockedGesture> {
+        var seen: Set<BlockedGesture> = []
+        for gesture in list where !seen.insert(gesture).inserted {
+            throw section.error(at: key, file: file, "names \(TOMLString.quoted(gesture.rawValue)) twice")
+        }
+        return seen
     }
 
     // MARK: - [metrics]

@@ -1,4 +1,5 @@
 import Engine
+import TouchFilter
 
 /// Writes an `EngineConfiguration` (or a `DaemonConfiguration`) as the TOML
 /// config it is equivalent to: every key that applies, with its effective
@@ -7,11 +8,14 @@ import Engine
 /// through its declaration (`ConfigKey.entry`), so only declared keys can be.
 enum ConfigRenderer {
     /// The engine part exactly as `render(_: EngineConfiguration)` writes
-    /// it, then the `[server]`, `[input]` and `[metrics]` tables.
+    /// it, then the `[server]`, `[input]`, `[filter]` (with its
+    /// `[[filter.region]]` tables, in order) and `[metrics]` tables.
     static func render(_ config: DaemonConfiguration) -> String {
         render(config.engine)
             + table(ServerKeys.table, entries(of: config.server), indent: "")
             + table(InputKeys.table, entries(of: config.input), indent: "")
+            + table(FilterKeys.table, entries(of: config.filter), indent: "")
+            + config.filter.regions.map { table(FilterRegionKeys.table, entries(of: $0), indent: "  ") }.joined()
             + table(MetricsKeys.table, entries(of: config.metrics), indent: "")
     }
 
@@ -89,6 +93,32 @@ enum ConfigRenderer {
             Key.flightRecorder.entry(input.flightRecorder),
             Key.flightRecorderBytes.entry(input.flightRecorderBytes),
             Key.calibration.entry(input.calibration),
+        ]
+    }
+
+    /// `max_contacts`, `stuck_after` and `palm_mm` only when set; `block`
+    /// in `BlockedGesture`'s order.
+    private static func entries(of filter: FilterRules) -> [ConfigEntry?] {
+        typealias Key = FilterKeys
+        return [
+            Key.maxContacts.entry(filter.maxContacts),
+            Key.block.entry(BlockedGesture.ordered(filter.block)),
+            Key.ghostTouches.entry(filter.ghostTouches),
+            Key.stuckAfter.entry(filter.stuckAfter),
+            Key.palmMillimetres.entry(filter.palmMillimetres),
+            Key.transform.entry(filter.transform),
+        ]
+    }
+
+    /// The rectangle; `max_contacts` and `block` only when the region has
+    /// its own (`block = []` is its own: nothing blocked there).
+    private static func entries(of region: FilterRegion) -> [ConfigEntry?] {
+        typealias Key = FilterRegionKeys
+        return [
+            Key.x.entry([region.x.lowerBound, region.x.upperBound]),
+            Key.y.entry([region.y.lowerBound, region.y.upperBound]),
+            Key.maxContacts.entry(region.maxContacts),
+            Key.block.entry(region.block.map(BlockedGesture.ordered)),
         ]
     }
 

@@ -1,4 +1,5 @@
 import Engine
+import TouchFilter
 
 /// The schema of transitiond's config file (design "Config"): the top level
 /// and its tables. Every key is declared once, typed, in the key tables
@@ -12,7 +13,7 @@ enum ConfigSchema {
     static let root = SectionSchema(
         header: "the top level",
         keys: [TopLevelKeys.frameRate.spec],
-        children: [TransitionKeys.table, ServerKeys.table, InputKeys.table, MetricsKeys.table]
+        children: [TransitionKeys.table, ServerKeys.table, InputKeys.table, FilterKeys.table, MetricsKeys.table]
     )
 }
 
@@ -284,6 +285,77 @@ enum InputKeys {
     static let calibration = ConfigKey<[Double]?>(
         "calibration", ValueCodec<Double>.number(.any).array,
         summary: "[a, b, c, d, e, f]: libinput's matrix (default: the device's LIBINPUT_CALIBRATION_MATRIX)")
+}
+
+// MARK: - [filter]
+
+/// The keys of `[filter]`: what of a panel the UI's copy never gets in
+/// filter mode, besides the touches a transition claims (`FilterRules`).
+/// Each defaults to `FilterRules.none`'s value: every key off.
+enum FilterKeys {
+    static let table = ChildSection(tableName, .table, keys: [
+        maxContacts, block, ghostTouches, stuckAfter, palmMillimetres, transform,
+    ], children: [FilterRegionKeys.table])
+    /// The name `[[filter.region]]` is nested under.
+    static let tableName = "filter"
+    /// The most contacts `max_contacts` may name: the panels' usual 10.
+    static let contactRange = 1...10
+    /// The most `[[filter.region]]` tables a config may have.
+    static let maxRegions = 32
+
+    private static let none = FilterRules.none
+
+    /// A list of gestures, each a `BlockedGesture`'s raw value (no repeats:
+    /// checked by `ConfigBuilder`).
+    static let gestures = ValueCodec<BlockedGesture>.choice().array
+
+    static let maxContacts = ConfigKey<Int?>(
+        "max_contacts", .integer(contactRange),
+        summary: "the most touches the UI's copy has down at once, \(contactRange.lowerBound) to \(contactRange.upperBound); one more is withheld until it lifts (default: as many as the panel has)")
+    static let block = ConfigKey<[BlockedGesture]>(
+        "block", gestures, default: .value(BlockedGesture.ordered(none.block)),
+        summary: "gestures no transition claims, withheld from the UI: each " + BlockedGesture.allCases.map(\.rawValue).joined(separator: " | "))
+    static let ghostTouches = ConfigKey<GhostTouchPolicy>(
+        "ghost_touches", .choice(), default: .value(none.ghostTouches),
+        summary: "off | quarantine (periodic zero-motion taps at one place are not forwarded)")
+    static let stuckAfter = ConfigKey<Double?>(
+        "stuck_after", .number(.above(0, upTo: 3600)),
+        summary: "seconds without a report (the panel otherwise silent) after which a touch is ended, > 0 and <= 3600 (default: never)")
+    static let palmMillimetres = ConfigKey<Double?>(
+        "palm_mm", .number(.above(0, upTo: 500)),
+        summary: "a touch wider than this many millimetres is a palm, > 0 and <= 500 (default: only what the panel reports as a palm)")
+    static let transform = ConfigKey<Bool>(
+        "transform", .boolean, default: .value(none.transform),
+        summary: "the copy carries the screen's geometry ([input] rotation, flips, calibration) instead of the panel's raw positions")
+}
+
+// MARK: - [[filter.region]]
+
+/// The keys of a `[[filter.region]]`: a rectangle in screen units and the
+/// `max_contacts` and `block` in force inside it (the table's when absent).
+/// `x0 < x1` and `y0 < y1`, the count of regions and repeats in `block`
+/// are checked by `ConfigBuilder`.
+enum FilterRegionKeys {
+    static let table = ChildSection("region", .arrayOfTables, under: FilterKeys.tableName,
+                                    keys: [x, y, maxContacts, block])
+
+    private static let span = ValueCodec<Double>.number(.from(0, through: 1)).array
+
+    static let x = ConfigKey<[Double]>("x", span, default: .required,
+                                       summary: "[x0, x1]: from the screen's left, 0 to 1, x0 < x1")
+    static let y = ConfigKey<[Double]>("y", span, default: .required,
+                                       summary: "[y0, y1]: from the screen's top, 0 to 1, y0 < y1")
+    static let maxContacts = ConfigKey<Int?>(
+        FilterKeys.maxContacts.name, .integer(FilterKeys.contactRange),
+        summary: "\(FilterKeys.contactRange.lowerBound) to \(FilterKeys.contactRange.upperBound), for touches that begin here (default: [filter]'s)")
+    static let block = ConfigKey<[BlockedGesture]?>(
+        FilterKeys.block.name, FilterKeys.gestures,
+        summary: "for gestures that begin here, each " + BlockedGesture.allCases.map(\.rawValue).joined(separator: " | ") + " (default: [filter]'s)")
+}
+
+extension BlockedGesture {
+    /// The gestures of `set` in declaration order: a set written the same way each time.
+    static func ordered(_ set: Set<BlockedGesture>) -> [BlockedGesture] { allCases.filter(set.contains) }
 }
 
 // MARK: - [metrics]

@@ -1,4 +1,5 @@
 import Engine
+import TouchFilter
 
 /// A group named in `[server] allow_groups`: by gid, or by name (resolved to
 /// a gid by whoever checks peers, not by the config reader).
@@ -133,7 +134,8 @@ public struct InputSettings: Sendable, Equatable {
 }
 
 /// Everything the daemon reads from its config file: the engine's
-/// transitions, the socket server's settings, the input's and the metrics'.
+/// transitions, the socket server's settings, the input's, the metrics' and
+/// the touch filter's rules.
 public struct DaemonConfiguration: Sendable, Equatable {
     /// The top level and the `[[transition]]` tables.
     public var engine: EngineConfiguration
@@ -143,18 +145,22 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var input: InputSettings
     /// The `[metrics]` table, or `.standard` when there is none.
     public var metrics: MetricsSettings
+    /// The `[filter]` table (with its `[[filter.region]]` tables), or
+    /// `.none` when there is none: what filter mode keeps from the UI's copy.
+    public var filter: FilterRules
 
     /// A configuration of these parts.
     public init(engine: EngineConfiguration, server: ServerSettings, input: InputSettings = .standard,
-                metrics: MetricsSettings = .standard) {
+                metrics: MetricsSettings = .standard, filter: FilterRules = .none) {
         self.engine = engine
         self.server = server
         self.input = input
         self.metrics = metrics
+        self.filter = filter
     }
 
     /// The embedded default: `EngineConfiguration.standard`, `ServerSettings.standard`,
-    /// `InputSettings.standard` and `MetricsSettings.standard`.
+    /// `InputSettings.standard`, `MetricsSettings.standard` and `FilterRules.none`.
     public static let standard = DaemonConfiguration(engine: .standard, server: .standard, input: .standard,
-                                                     metrics: .standard)
+                                                     metrics: .standard, filter: .none)
 }

@@ -134,6 +134,9 @@ struct RunCommand: ParsableCommand {
                     if reread.input.mode != daemon.input.mode || reread.input.filterHold != daemon.input.filterHold {
                         logger.notice("reload: [input] mode and filter_hold take effect at the next start")
                     }
+                    if reread.filter != daemon.filter {
+                        logger.notice("reload: [filter] takes effect at the next start")
+                    }
                     if reread.input.flightRecorder != daemon.input.flightRecorder
                         || reread.input.flightRecorderBytes != daemon.input.flightRecorderBytes {
                         logger.notice("reload: [input] flight_recorder and flight_recorder_bytes take effect at the next start")

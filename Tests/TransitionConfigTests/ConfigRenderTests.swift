@@ -84,6 +84,21 @@ rotation = 90
 flip_x = true
 flip_y = true
 calibration = [1, 0, 0, 0, 1, 0]
+[filter]
+max_contacts = 1
+block = ["swipe-2", "pinch"]
+ghost_touches = "quarantine"
+stuck_after = 60
+palm_mm = 40
+transform = true
+  [[filter.region]]
+  x = [0, 0.25]
+  y = [0.5, 1]
+  max_contacts = 2
+  block = []
+  [[filter.region]]
+  x = [0.75, 1]
+  y = [0, 1]
 [metrics]
 listen = "127.0.0.1:9464"
 

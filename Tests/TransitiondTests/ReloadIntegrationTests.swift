@@ -125,6 +125,45 @@ import Testing
         #expect(daemon.waitForExit() == 0)
     }
 
+    /// Nothing applies `[filter]` live: a reload whose `[filter]` differs
+    /// from the one the daemon started with says so, as for `[input] mode`;
+    /// one that leaves it as it is does not.
+    @Test func aChangedFilterTableIsNotedForTheNextStart() throws {
+        let folder = TemporaryDirectory(prefix: "reload")
+        defer { folder.remove() }
+        let notice = "reload: [filter] takes effect at the next start"
+        let path = folder.file("kiosk.toml", config(threshold: 0.5))
+        let socket = temporarySocketPath("reload")
+        let daemon = try DaemonProcess(["run", "--config", path, "--socket", socket, "--input-root", folder.path],
+                                       socket: socket)
+        try daemon.waitUntilListening()
+        let client = try LineClient(path: socket)
+        #expect(client.readLine().map(typeOf) == "hello")
+        func reload(_ id: String) {
+            try? client.send("{\"cmd\":\"reload\",\"id\":\"\(id)\"}\n")
+            let reply = client.readUntil { $0.contains("\"id\":\"\(id)\"") }.last ?? ""
+            #expect(reply.contains("\"type\":\"ok\""), "\(reply)")
+        }
+        // The threshold alone: no notice.
+        try write(config(threshold: 0.4), to: path)
+        reload("r1")
+        #expect(waitUntil(timeout: 10) { daemon.stderr.components(separatedBy: "reloaded the config").count == 2 },
+                "\(daemon.stderr)")
+        #expect(!daemon.stderr.contains(notice), "\(daemon.stderr)")
+        // A [filter] table: the notice, once.
+        try write(config(threshold: 0.4, extra: "\n[filter]\nmax_contacts = 1\n"), to: path)
+        reload("r2")
+        #expect(waitUntil(timeout: 10) { daemon.stderr.contains(notice) }, "\(daemon.stderr)")
+        // Back to the [filter] in force (none): no second notice.
+        try write(config(threshold: 0.3), to: path)
+        reload("r3")
+        #expect(waitUntil(timeout: 10) { daemon.stderr.components(separatedBy: "reloaded the config").count == 4 },
+                "\(daemon.stderr)")
+        #expect(daemon.stderr.components(separatedBy: notice).count == 2, "\(daemon.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     @Test(Tools.needed("python3")) func aPeerThatMayNotChangeStateMayNotReload() throws {
         let folder = TemporaryDirectory(prefix: "reload")
         defer { folder.remove() }

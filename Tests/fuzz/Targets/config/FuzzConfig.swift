@@ -2,9 +2,9 @@ import FuzzSupport
 import TransitionConfig
 
 /// libFuzzer's entry: the input as a config file (TOML, `[server]`,
-/// `[input]` and `[metrics]` included). It is read or refused with a
-/// `ConfigError` naming the file; what is read renders to TOML that reads
-/// back to the same config.
+/// `[input]`, `[filter]` and `[metrics]` included). It is read or refused
+/// with a `ConfigError` naming the file; what is read renders to TOML that
+/// reads back to the same config.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let file = "fuzz.toml"
