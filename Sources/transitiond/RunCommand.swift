@@ -165,7 +165,10 @@ struct RunCommand: ParsableCommand {
                 let input = daemon.input
                 host.geometryFor = { path in input.geometry(deviceCalibration: UdevProperties.calibration(forDeviceAt: path)) }
                 host.statusChanged = { service.inputChanged($0) }
-                if inputMode == .filter { host.filterHold = input.filterHold }
+                if inputMode == .filter {
+                    host.filterHold = input.filterHold
+                    host.filterRules = daemon.filter
+                }
                 host.flightRecorderSeconds = input.flightRecorder
                 host.flightRecorderBytes = input.flightRecorderBytes
                 switch selector {
