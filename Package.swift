@@ -63,6 +63,7 @@ let package = Package(
         .target(name: "ServerCore", dependencies: [
             "Engine", "EventStream", "WireProtocol", "ServerPorts",
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         // The socket server run: the executor on one event loop and its transports (the Unix
         // socket, the WebSocket listener with its HTTP side and bundled pages, the metrics

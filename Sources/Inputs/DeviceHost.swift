@@ -1,5 +1,4 @@
 import SystemSupport
-import Inputs
 import Logging
 import NIOCore
 import EvdevInput

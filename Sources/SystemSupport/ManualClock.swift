@@ -1,4 +1,3 @@
-import SystemSupport
 
 /// A clock whose time moves only when it is told to (`advance(to:)`) or
 /// when something sleeps on it (the sleep jumps to its deadline at once):
