@@ -33,12 +33,18 @@ struct ExclusionTests {
 
     @Test func aSwipeWithOneFingerInsideARegionIsRefused() {
         let swipe = TransitionSpec(name: "up", gesture: .swipe(direction: .up, fingers: 2))
+        func play(_ h: inout EngineHarness) {
+            for k in 0...30 {
+                let dy = Double(k) * 0.01
+                h.frame(Double(k) * 0.01, [(1, 0.5, 0.5 - dy), (2, 0.7, 0.8 - dy)])
+            }
+        }
+        var free = EngineHarness([swipe])
+        play(&free)
+        #expect(free.first(.began) != nil, "without the region it is a swipe")
         var h = EngineHarness([swipe])
         h.engine.setExclusions([ScreenRect(x0: 0.4, y0: 0.4, x1: 0.6, y1: 0.6)])
-        for k in 0...30 {
-            let dy = Double(k) * 0.01
-            h.frame(Double(k) * 0.01, [(1, 0.5, 0.5 - dy), (2, 0.7, 0.8 - dy)])
-        }
+        play(&h)
         #expect(h.events.isEmpty, "the first finger began inside: \(h.kinds())")
     }
 
