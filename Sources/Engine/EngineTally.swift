@@ -43,7 +43,7 @@ extension Rejection {
     /// A short, stable name for the kind of rejection (a metric's label):
     /// `outside-edge`, `outside-range`, `too-many-contacts`,
     /// `lifted-before-activation`, `contacts-changed`, `sideways`,
-    /// `not-interruptible`, `disabled`.
+    /// `not-interruptible`, `disabled`, `excluded`.
     public var kind: String {
         switch self {
         case .outsideEdge: return "outside-edge"
@@ -54,6 +54,7 @@ extension Rejection {
         case .sideways: return "sideways"
         case .notInterruptible: return "not-interruptible"
         case .disabled: return "disabled"
+        case .excluded: return "excluded"
         }
     }
 }

@@ -40,6 +40,9 @@ public enum Rejection: Sendable, Equatable {
     case notInterruptible
     /// It is turned off (`enabled = false`, or the `enable` command).
     case disabled
+    /// A contact touched down at (x, y), inside an exclusion region the UI
+    /// declared (the `exclude` command).
+    case excluded(x: Double, y: Double)
 
     /// One line for people: "touch-down at x = 0.31, outside the left edge
     /// margin 0.05", "moved 0.04 sideways before 0.02 along".
@@ -63,6 +66,8 @@ public enum Rejection: Sendable, Equatable {
             return "its animation was running and it is not interruptible"
         case .disabled:
             return "it is disabled"
+        case .excluded(let x, let y):
+            return "touch-down at (\(Self.round(x)), \(Self.round(y))), inside an exclusion region the UI declared"
         }
     }
 

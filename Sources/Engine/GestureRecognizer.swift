@@ -62,9 +62,11 @@ public struct GestureRecognizer: Sendable, Equatable {
         }
     }
 
-    /// Takes one frame's free contacts.
+    /// Takes one frame's free contacts. A candidate may not start from a
+    /// contact that touched down inside one of the `excluded` rectangles
+    /// (the UI's exclusion regions); one already started is left alone.
     @inline(__always)
-    public mutating func step(free contacts: [Contact]) -> Action {
+    public mutating func step(free contacts: [Contact], excluded: [ScreenRect] = []) -> Action {
         let n = kind.fingers
         let count = contacts.count
         switch state {
@@ -77,6 +79,12 @@ public struct GestureRecognizer: Sendable, Equatable {
             for c in contacts where !kind.acceptsTouchDown(x: c.downX, y: c.downY) {
                 state = .blocked
                 return .refused(why: kind.touchDownRejection(x: c.downX, y: c.downY) ?? .contactsChanged)
+            }
+            if !excluded.isEmpty {
+                for c in contacts where excluded.contains(where: { $0.contains(x: c.downX, y: c.downY) }) {
+                    state = .blocked
+                    return .refused(why: .excluded(x: c.downX, y: c.downY))
+                }
             }
             state = .candidate(ids: contacts.map(\.id), reference: GestureReference(of: contacts))
             return .candidateStarted

@@ -105,7 +105,7 @@ public struct TransitionEngine: Sendable {
                 if touchedDown { explanations?.append(.ignored(transition: i, time: frame.time, why: .otherDevice(bound))) }
                 continue
             }
-            let action = machines[i].handleFrame(frame, free: free)
+            let action = machines[i].handleFrame(frame, free: free, excluded: exclusions)
             if case .none = action {
                 if touchedDown { noteIgnored(i, frame) }
                 continue
@@ -172,10 +172,25 @@ public struct TransitionEngine: Sendable {
         sourceNames[source] = names
     }
 
+    /// The exclusion regions in force (the UI's, `exclude`): no gesture
+    /// starts from a contact that touches down inside one (a candidate is
+    /// refused with `Rejection.excluded`); gestures already under way, and
+    /// candidates already started, are not affected.
+    public private(set) var exclusions: [ScreenRect] = []
+
+    /// Replaces the exclusion regions in force (an empty list: none).
+    public mutating func setExclusions(_ rects: [ScreenRect]) {
+        guard rects != exclusions else { return }
+        exclusions = rects
+        trace?("exclusion regions: \(rects.isEmpty ? "none" : rects.map { "[\($0.x0), \($0.y0), \($0.x1), \($0.y1)]" }.joined(separator: ", "))")
+    }
+
     /// Whether a touch-down at (x, y) on `source` is where some enabled
     /// transition's gesture may start (an edge zone, a segment; anywhere
-    /// for gestures without a start area): the touches the filter holds.
+    /// for gestures without a start area), outside every exclusion region:
+    /// the touches the filter holds.
     public func mayStartGesture(source: Int, x: Double, y: Double) -> Bool {
+        if !exclusions.isEmpty && exclusions.contains(where: { $0.contains(x: x, y: y) }) { return false }
         for i in 0..<liveCount where configuration.transitions[i].enabled && takesNewTouches(i) {
             let spec = configuration.transitions[i]
             if let bound = spec.device, !(sourceNames[source]?.contains(bound) ?? false) { continue }

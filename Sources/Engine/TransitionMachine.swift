@@ -195,13 +195,15 @@ public struct TransitionMachine: Sendable {
     /// A touch frame. `free` are the contacts no transition has claimed;
     /// an interacting transition looks at its own contacts in `frame`.
     /// Animation frames up to `frame.time` must have been taken first.
+    /// No gesture starts from a contact that touched down inside one of the
+    /// `excluded` rectangles; an interaction under way is not affected.
     @inline(__always)
-    public mutating func handleFrame(_ frame: TouchFrame, free: [Contact]) -> Action {
+    public mutating func handleFrame(_ frame: TouchFrame, free: [Contact], excluded: [ScreenRect] = []) -> Action {
         switch phase {
         case .idle:
-            return recognize(frame, free: free, catching: nil)
+            return recognize(frame, free: free, excluded: excluded, catching: nil)
         case .animating:
-            return recognize(frame, free: free, catching: spec.interruptible ? animation : nil)
+            return recognize(frame, free: free, excluded: excluded, catching: spec.interruptible ? animation : nil)
         case .interacting:
             guard let action = Self.follow(&interaction, frame, gesture: spec.gesture, distance: spec.distance) else {
                 return release(at: frame.time, reason: .released)
@@ -412,12 +414,13 @@ public struct TransitionMachine: Sendable {
     }
 
     @inline(__always)
-    private mutating func recognize(_ frame: TouchFrame, free: [Contact], catching animation: CompletionAnimation?) -> Action {
+    private mutating func recognize(_ frame: TouchFrame, free: [Contact], excluded: [ScreenRect],
+                                    catching animation: CompletionAnimation?) -> Action {
         let wasAnimating = phase == .animating
         guard frame.source >= 0 && frame.source < TouchFrame.maximumSources else { return .none }
         if ignoresFrame(of: frame.source, freeCount: free.count) { return .none }
         ensureRecognizer(frame.source)
-        switch recognizers[frame.source].step(free: free) {
+        switch recognizers[frame.source].step(free: free, excluded: excluded) {
         case .none:
             return .none
         case .candidateStarted:

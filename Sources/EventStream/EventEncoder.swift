@@ -65,12 +65,14 @@ public struct EventEncoder: Sendable {
     /// transitions, and a snapshot of those in flight. `type` is `hello` on
     /// connect and `state` in reply to a `state` command (with its request
     /// `id`); `seq` (when given) is the seq of the last event before the
-    /// snapshot; `input` the live daemon's `"input":…` fields.
+    /// snapshot; `input` the live daemon's `"input":…` fields; `exclusions`
+    /// the exclusion regions in force.
     public func hello(type: HelloType = .hello, active: [TransitionEngine.Snapshot], seq: UInt64? = nil,
                       input: [(key: String, value: String)] = [], geometry: ScreenGeometry? = nil,
-                      devices: [(source: Int, path: String, name: String)] = [], id: RequestID? = nil,
-                      into w: JSONWriter) {
-        let snapshot = self.snapshot(active: active, seq: seq, input: input, geometry: geometry, devices: devices)
+                      devices: [(source: Int, path: String, name: String)] = [], exclusions: [ScreenRect] = [],
+                      id: RequestID? = nil, into w: JSONWriter) {
+        let snapshot = self.snapshot(active: active, seq: seq, input: input, geometry: geometry, devices: devices,
+                                     exclusions: exclusions)
         (type == .hello ? StreamMessage.hello(snapshot) : .state(snapshot, id: id)).encode(into: w)
     }
 
@@ -79,7 +81,8 @@ public struct EventEncoder: Sendable {
 
     /// The engine's picture as the wire's snapshot.
     public func snapshot(active: [TransitionEngine.Snapshot], seq: UInt64?, input: [(key: String, value: String)],
-                         geometry: ScreenGeometry?, devices: [(source: Int, path: String, name: String)]) -> StreamSnapshot {
+                         geometry: ScreenGeometry?, devices: [(source: Int, path: String, name: String)],
+                         exclusions: [ScreenRect] = []) -> StreamSnapshot {
         StreamSnapshot(
             protocolVersion: TransitiondVersion.protocolVersion, version: TransitiondVersion.current,
             transitions: configuration.transitions.prefix(listed).map(TransitionInfo.init),
@@ -92,6 +95,7 @@ public struct EventEncoder: Sendable {
                     values: tracks[span].map { PropertyValue($0.property, $0.value(at: snapshot.progress)) })
             },
             seq: seq, input: InputStatus(input), devices: devices.map { InputDevice(source: $0.source, path: $0.path, name: $0.name) },
-            geometry: geometry.flatMap(Geometry.init))
+            geometry: geometry.flatMap(Geometry.init),
+            exclusions: exclusions.map { ExclusionRect($0.x0, $0.y0, $0.x1, $0.y1) })
     }
 }

@@ -94,6 +94,11 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
         return moved
     }
 
+    public func setExclusions(_ rects: [ScreenRect]) {
+        loop.assertInEventLoop()
+        machine.setExclusions(rects)
+    }
+
     public func shutdown(into events: inout [TransitionEvent]) {
         loop.assertInEventLoop()
         machine.shutdown(at: driver.now, events: &events, into: &out)

@@ -12,6 +12,14 @@ extension LiveInputMachine {
         return outcome
     }
 
+    /// The exclusion regions in force (the clients' `exclude`): no gesture
+    /// starts from a touch that begins inside one, and in filter mode such
+    /// a touch is not held (`verdict`: the engine says no gesture may start
+    /// there), so it goes to the UI at once.
+    mutating func setExclusions(_ rects: [ScreenRect]) {
+        engine.setExclusions(rects)
+    }
+
     /// A new config for new gestures, its millimetres resolved for the
     /// panel they are for; returns, per old transition, its new index
     /// (`TransitionEngine.reload`).

@@ -141,6 +141,10 @@ public final class ReplayHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
         return outcome
     }
 
+    public func setExclusions(_ rects: [ScreenRect]) {
+        session.setExclusions(rects)
+    }
+
     public func shutdown(into events: inout [TransitionEvent]) {
         session.shutdown(at: replayNow, into: &events)
         stopped = true

@@ -182,6 +182,11 @@ public struct ReplaySession: Sendable {
         engine.advance(to: time, into: &out)
     }
 
+    /// Replaces the exclusion regions in force (`TransitionEngine.setExclusions`).
+    public mutating func setExclusions(_ rects: [ScreenRect]) {
+        engine.setExclusions(rects)
+    }
+
     /// Replaces the engine's config for new gestures (`TransitionEngine.reload`).
     @discardableResult
     public mutating func reload(_ configuration: EngineConfiguration) -> [Int?] {

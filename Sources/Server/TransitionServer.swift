@@ -84,7 +84,8 @@ public final class TransitionServer: @unchecked Sendable {
             startAfterClients: options.startAfterClients, closeWhenInputEnds: options.closeWhenInputEnds,
             policy: AccessPolicy(uids: options.allowUIDs, gids: options.allowGIDs),
             transitions: host.configuration.transitions.map(\.name), logClients: logger.logLevel <= .debug,
-            ownsSocketFile: options.inheritedListener == nil))
+            ownsSocketFile: options.inheritedListener == nil,
+            exclusionCap: EdgeExclusionCap(fraction: options.maxEdgeExclusion, configuration: host.configuration)))
         self.closed = loop.makePromise()
     }
 
@@ -182,7 +183,7 @@ public final class TransitionServer: @unchecked Sendable {
             return
         }
         writer.reset()
-        encoder.hello(active: host.snapshot(), seq: host.lastSeq, input: host.inputStatus, geometry: host.geometry, devices: host.inputDevices, into: writer)
+        encoder.hello(active: host.snapshot(), seq: host.lastSeq, input: host.inputStatus, geometry: host.geometry, devices: host.inputDevices, exclusions: machine.exclusionsInForce, into: writer)
         let hello = ReplyLines.buffer(writer)
         // Who it is for the per-peer limit: its uid, else (a WebSocket peer
         // the kernel could not tell) its address. A Unix socket's client
@@ -243,9 +244,11 @@ public final class TransitionServer: @unchecked Sendable {
             input { $0.commandCompleted(request, outcome: outcome, events: lines, into: &$1) }
         case .reload(let client, let requestID):
             reload(requestedBy: client, id: requestID)
+        case .setExclusions(let rects):
+            host.setExclusions(rects)
         case .sendState(let id, let requestID):
             writer.reset()
-            encoder.hello(type: .state, active: host.snapshot(), seq: host.lastSeq, input: host.inputStatus, geometry: host.geometry, devices: host.inputDevices, id: requestID, into: writer)
+            encoder.hello(type: .state, active: host.snapshot(), seq: host.lastSeq, input: host.inputStatus, geometry: host.geometry, devices: host.inputDevices, exclusions: machine.exclusionsInForce, id: requestID, into: writer)
             let line = ReplyLines.buffer(writer)
             input { $0.answered(id, command: "state", result: nil, line, into: &$1) }
         case .sendDump(let id, let requestID):
@@ -349,7 +352,7 @@ public final class TransitionServer: @unchecked Sendable {
                 logger.notice("reload: the socket's path and mode take effect at the next start")
             }
             writer.reset()
-            encoder.hello(active: host.snapshot(), seq: host.lastSeq, input: host.inputStatus, geometry: host.geometry, devices: host.inputDevices, into: writer)
+            encoder.hello(active: host.snapshot(), seq: host.lastSeq, input: host.inputStatus, geometry: host.geometry, devices: host.inputDevices, exclusions: machine.exclusionsInForce, into: writer)
             // In flight, and no transition of the new config has its name
             // (its events go by its own index): the machine ends them.
             let orphans = (host.liveTransitionCount..<host.configuration.transitions.count).filter { host.streamIndex(of: $0) == $0 }
@@ -359,7 +362,8 @@ public final class TransitionServer: @unchecked Sendable {
                 maxWebSocketClients: config.options.maxWebSocketClients,
                 maxClientsPerPeer: config.options.maxClientsPerPeer, backlogLimit: config.options.backlogLimit,
                 policy: AccessPolicy(uids: config.options.allowUIDs, gids: config.options.allowGIDs),
-                hello: ReplyLines.buffer(writer))
+                hello: ReplyLines.buffer(writer),
+                exclusionCap: EdgeExclusionCap(fraction: config.options.maxEdgeExclusion, configuration: host.configuration))
             input { $0.reloaded(change, by: client, id: requestID, into: &$1) }
         }
     }

@@ -39,6 +39,11 @@ public struct ServerOptions: Sendable, Equatable {
     /// A listener of its own for `/metrics` and `/healthz` (`[metrics]
     /// listen`), or nil. Serves only when the server has metrics.
     public var metricsListen: MetricsListenOptions?
+    /// How much of each screen edge the clients' exclusion regions may
+    /// cover together (`[input] max_edge_exclusion`, 0…1): an `exclude`
+    /// over it is refused. A rule on what clients ask, as the limits above
+    /// are, so the server applies it (`EdgeExclusionCap`).
+    public var maxEdgeExclusion: Double = 0.5
 
     public init(socketPath: String, socketMode: UInt32 = 0o660, maxClients: Int = 256,
                 maxWebSocketClients: Int = 64, maxClientsPerPeer: Int? = nil, backlogLimit: Int = 1 << 20, allowUIDs: [UInt32] = [], allowGIDs: [UInt32] = [],

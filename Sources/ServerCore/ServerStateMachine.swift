@@ -98,12 +98,17 @@ public struct ServerStateMachine: Sendable {
         /// The server made its socket file (and removes it when closed);
         /// false for a socket passed by the service manager, which keeps it.
         public var ownsSocketFile: Bool
+        /// How much of each edge the exclusion regions in force may cover
+        /// (`[input] max_edge_exclusion`, with the edge-pans' margins).
+        public var exclusionCap: EdgeExclusionCap
 
         public init(maxClients: Int = 256, maxWebSocketClients: Int = 64, maxClientsPerPeer: Int? = nil,
                     backlogLimit: Int = 1 << 20, lineLimit: Int = 64 * 1024,
                     highWater: Int = 64 * 1024, startAfterClients: Int = 0, closeWhenInputEnds: Bool = false,
                     policy: AccessPolicy = AccessPolicy(uids: [], gids: []), transitions: [String],
-                    logClients: Bool = false, ownsSocketFile: Bool = true) {
+                    logClients: Bool = false, ownsSocketFile: Bool = true,
+                    exclusionCap: EdgeExclusionCap = EdgeExclusionCap(fraction: 0.5)) {
+            self.exclusionCap = exclusionCap
             self.logClients = logClients
             self.ownsSocketFile = ownsSocketFile
             self.maxClients = maxClients
@@ -200,6 +205,8 @@ public struct ServerStateMachine: Sendable {
         var framer: LineFramer
         var outbox: ClientOutbox
         var writeMode: WriteMode = .direct
+        /// Its exclusion regions (`exclude`), in force while it is open.
+        var exclusions: [ScreenRect] = []
 
         var label: String {
             let via = transport == .unixSocket ? "" : "\(transport.rawValue), "
@@ -260,6 +267,14 @@ public struct ServerStateMachine: Sendable {
     /// The client whose commands drive `transition`, if any.
     public func driver(of transition: Int) -> ClientID? { drivers[transition] }
 
+    /// The exclusion regions in force: every open client's, in the order
+    /// the clients came (a rectangle two clients declared, once). `hello`
+    /// and `state` show them; `setExclusions` gives them to the engine.
+    public private(set) var exclusionsInForce: [ScreenRect] = []
+
+    /// A client's own exclusion regions.
+    public func exclusions(of client: ClientID) -> [ScreenRect]? { index(of: client).map { clients[$0].exclusions } }
+
     // MARK: Actions
 
     /// What the executor is to do.
@@ -287,6 +302,9 @@ public struct ServerStateMachine: Sendable {
         case sendState(ClientID, RequestID?)
         /// Reply to `dump` with the host's flight recordings.
         case sendDump(ClientID, RequestID?)
+        /// Give the engine these exclusion regions (the union of every open
+        /// client's), replacing those it has.
+        case setExclusions([ScreenRect])
         /// Start feeding the engine (once).
         case startInput
         /// Stop the input, ending what is in flight; report with `inputStopped`.
@@ -611,6 +629,7 @@ public struct ServerStateMachine: Sendable {
                 // The connection failed: it closes, and `clientGone` follows.
                 clients[i].phase = .closing
                 actions.append(.close(id))
+                if !clients[i].exclusions.isEmpty { refreshExclusions(into: &actions) }
                 return
             }
             drain(at: i, into: &actions)
@@ -629,6 +648,8 @@ public struct ServerStateMachine: Sendable {
         let client = clients.remove(at: i)
         freeSlots.append(client.id.slot)
         if settings.logClients { actions.append(.log(.debug, "\(client.label) disconnected (\(clientCount) clients)")) }
+        // Its exclusion regions go with it.
+        if !client.exclusions.isEmpty { refreshExclusions(into: &actions) }
         for (transition, driver) in drivers.sorted(by: { $0.key < $1.key }) where driver == id {
             drivers[transition] = nil
             switch phase {
@@ -696,10 +717,14 @@ public struct ServerStateMachine: Sendable {
         public var policy: AccessPolicy
         /// The new `hello`, for every open client.
         public var hello: ByteBuffer
+        /// The new cap on the exclusion regions (nil: unchanged). Regions
+        /// in force stay; it applies to later `exclude` commands.
+        public var exclusionCap: EdgeExclusionCap?
 
         public init(transitions: [String], moved: [Int?], orphans: [Int] = [], maxClients: Int,
                     maxWebSocketClients: Int = 64, maxClientsPerPeer: Int? = nil, backlogLimit: Int,
-                    policy: AccessPolicy, hello: ByteBuffer) {
+                    policy: AccessPolicy, hello: ByteBuffer, exclusionCap: EdgeExclusionCap? = nil) {
+            self.exclusionCap = exclusionCap
             self.transitions = transitions
             self.moved = moved
             self.orphans = orphans
@@ -745,6 +770,7 @@ public struct ServerStateMachine: Sendable {
         settings.maxClientsPerPeer = change.maxClientsPerPeer
         settings.backlogLimit = change.backlogLimit
         settings.policy = change.policy
+        if let cap = change.exclusionCap { settings.exclusionCap = cap }
         for i in clients.indices where clients[i].phase == .open {
             let mode = clients[i].writeMode
             deliver(change.hello, essential: true, transition: nil, at: i, into: &actions)
@@ -847,7 +873,47 @@ public struct ServerStateMachine: Sendable {
             if let r = request(name, .setEnabled(enabled)) { actions.append(.perform(r)) }
         case .reload:
             requestReload(by: id, id: requestID, into: &actions)
+        case .exclude(let wire):
+            let rects = wire.map { ScreenRect(x0: $0.x0, y0: $0.y0, x1: $0.x1, y1: $0.y1) }
+            let cap = settings.exclusionCap
+            let wanted = exclusionUnion(replacing: i, with: rects)
+            // Refused whole when it takes an edge over the cap; a request
+            // that covers no more of such an edge than the regions in force
+            // do (a reload may have lowered the cap) is not refused: `[]`
+            // always clears.
+            for edge in Edge.allCases {
+                let covered = cap.coverage(of: wanted, on: edge)
+                guard covered > cap.fraction + 1e-9, covered > cap.coverage(of: exclusionsInForce, on: edge) + 1e-9 else { continue }
+                statistics.count(command.name, .badField)
+                reply(id, ReplyLines.error(.badField, "'rects' would make the exclusion regions in force cover \(Rejection.roundedText(covered)) of the \(edge.rawValue) edge (regions within \(Rejection.roundedText(cap.margin(of: edge))) of it, measured along it): over max_edge_exclusion (\(Rejection.roundedText(cap.fraction))) of [input]; nothing changed", cmd: command.name, id: requestID), into: &actions)
+                return
+            }
+            clients[i].exclusions = rects
+            statistics.count(command.name, nil)
+            refreshExclusions(into: &actions)
+            reply(id, ReplyLines.ok(command.name, id: requestID), into: &actions)
         }
+    }
+
+    /// The regions of every open client, client `i`'s replaced by `rects`:
+    /// in arrival order, each rectangle once.
+    private func exclusionUnion(replacing i: Int? = nil, with rects: [ScreenRect] = []) -> [ScreenRect] {
+        var union: [ScreenRect] = []
+        var seen = Set<ScreenRect>()
+        for k in clients.indices where clients[k].phase == .open {
+            for r in (k == i ? rects : clients[k].exclusions) where seen.insert(r).inserted { union.append(r) }
+        }
+        return union
+    }
+
+    /// After a client's regions changed or it closed: the engine gets the
+    /// new union, if it is new.
+    private mutating func refreshExclusions(into actions: inout [Action]) {
+        guard phase != .closed else { return }
+        let union = exclusionUnion()
+        guard union != exclusionsInForce else { return }
+        exclusionsInForce = union
+        actions.append(.setExclusions(union))
     }
 
     /// A refused command, for the log: by its peer, so that the executor's
@@ -982,6 +1048,7 @@ public struct ServerStateMachine: Sendable {
     private mutating func closeWithError(at i: Int, _ line: ByteBuffer, into actions: inout [Action]) {
         clients[i].phase = .closing
         actions.append(.closeAfterWriting(clients[i].id, [line]))
+        if !clients[i].exclusions.isEmpty { refreshExclusions(into: &actions) }
     }
 
     // MARK: Helpers

@@ -22,6 +22,11 @@ public protocol EngineHost: AnyObject {
                  into events: inout [TransitionEvent]) -> TransitionEngine.CommandOutcome
     /// Ends everything in flight (reason `shutdown`) and stops feeding.
     func shutdown(into events: inout [TransitionEvent])
+    /// Replaces the exclusion regions in force (every client's `exclude`,
+    /// together; empty: none): no gesture starts from a touch that begins
+    /// inside one (`TransitionEngine.setExclusions`), and in filter mode
+    /// such a touch goes to the UI at once.
+    func setExclusions(_ rects: [ScreenRect])
     /// Replaces the config for new gestures; transitions in flight finish
     /// under theirs (`TransitionEngine.reload`). `configuration` then lists
     /// the new transitions first (`liveTransitionCount` of them), then those

@@ -132,7 +132,8 @@ enum ConfigBuilder {
                              flightRecorder: section[Key.flightRecorder],
                              flightRecorderBytes: section[Key.flightRecorderBytes],
                              rotation: rotation, flipX: section[Key.flipX],
-                             flipY: section[Key.flipY], calibration: calibration)
+                             flipY: section[Key.flipY], calibration: calibration,
+                             maxEdgeExclusion: section[Key.maxEdgeExclusion])
     }
 
     static func configuration(from root: ValidatedSection, file: String) throws(ConfigError) -> EngineConfiguration {

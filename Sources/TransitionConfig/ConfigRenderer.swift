@@ -92,6 +92,7 @@ enum ConfigRenderer {
             Key.filterHold.entry(input.filterHold),
             Key.flightRecorder.entry(input.flightRecorder),
             Key.flightRecorderBytes.entry(input.flightRecorderBytes),
+            Key.maxEdgeExclusion.entry(input.maxEdgeExclusion),
             Key.calibration.entry(input.calibration),
         ]
     }

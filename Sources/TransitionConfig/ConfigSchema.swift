@@ -247,6 +247,7 @@ extension ValueCodec where Value == ListenAddress {
 enum InputKeys {
     static let table = ChildSection("input", .table, keys: [
         device, mode, filterHold, flightRecorder, flightRecorderBytes, rotation, flipX, flipY, calibration,
+        maxEdgeExclusion,
     ])
 
     private static let standard = InputSettings.standard
@@ -282,6 +283,9 @@ enum InputKeys {
                                          summary: "0, 90, 180 or 270: the panel's mounting angle, clockwise")
     static let flipX = ConfigKey<Bool>("flip_x", .boolean, default: .value(standard.flipX))
     static let flipY = ConfigKey<Bool>("flip_y", .boolean, default: .value(standard.flipY))
+    static let maxEdgeExclusion = ConfigKey<Double>(
+        "max_edge_exclusion", .number(.from(0, through: 1)), default: .value(standard.maxEdgeExclusion),
+        summary: "the most of each screen edge, 0 to 1, that the UI's exclusion regions (the exclude command) may cover together, along the edge, counting regions within the edge-pans' edge_margin of it")
     static let calibration = ConfigKey<[Double]?>(
         "calibration", ValueCodec<Double>.number(.any).array,
         summary: "[a, b, c, d, e, f]: libinput's matrix (default: the device's LIBINPUT_CALIBRATION_MATRIX)")

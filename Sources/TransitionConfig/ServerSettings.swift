@@ -102,11 +102,15 @@ public struct InputSettings: Sendable, Equatable {
     /// `calibration`: libinput's matrix `[a, b, c, d, e, f]`, or nil to take
     /// the device's `LIBINPUT_CALIBRATION_MATRIX` (none in a replay).
     public var calibration: [Double]?
+    /// `max_edge_exclusion`: the most of each screen edge (0…1) the UI's
+    /// exclusion regions may cover together (`EdgeExclusionCap`).
+    public var maxEdgeExclusion: Double
 
     public init(device: [String] = ["auto"], mode: InputMode = .shared, filterHold: Double = 0.08,
                 flightRecorder: Double = 30, flightRecorderBytes: Int = 4 << 20,
                 rotation: ScreenGeometry.Rotation = .none, flipX: Bool = false,
-                flipY: Bool = false, calibration: [Double]? = nil) {
+                flipY: Bool = false, calibration: [Double]? = nil, maxEdgeExclusion: Double = 0.5) {
+        self.maxEdgeExclusion = maxEdgeExclusion
         self.device = device
         self.mode = mode
         self.filterHold = filterHold

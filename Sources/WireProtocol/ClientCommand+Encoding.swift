@@ -43,6 +43,9 @@ extension ClientCommand {
         case .enable(let transition, let enabled):
             w.transition(transition)
             w.raw(enabled ? ",\"enabled\":true" : ",\"enabled\":false")
+        case .exclude(let rects):
+            w.raw(",\"rects\":")
+            w.rects(rects)
         }
         w.id(id)
         w.raw("}\n")
@@ -50,6 +53,20 @@ extension ClientCommand {
 }
 
 extension JSONWriter {
+    /// `[[x0,y0,x1,y1],…]`.
+    func rects(_ rects: [ExclusionRect]) {
+        raw("[")
+        for (k, r) in rects.enumerated() {
+            raw(k > 0 ? ",[" : "[")
+            for (j, value) in r.numbers.enumerated() {
+                if j > 0 { raw(",") }
+                number(value)
+            }
+            raw("]")
+        }
+        raw("]")
+    }
+
     fileprivate func transition(_ name: String) {
         raw(",\"transition\":")
         string(name)

@@ -13,6 +13,9 @@ public enum ClientCommand: Sendable, Equatable {
     case reload
     /// The flight recorder's last seconds of raw input, as evemu recordings.
     case dump
+    /// This client's exclusion regions (replacing its earlier list; empty:
+    /// none): no transition starts from a touch that begins inside one.
+    case exclude(rects: [ExclusionRect])
 
     /// The command's name, as in `{"cmd":NAME}`.
     public var name: String {
@@ -27,6 +30,7 @@ public enum ClientCommand: Sendable, Equatable {
         case .enable: return "enable"
         case .reload: return "reload"
         case .dump: return "dump"
+        case .exclude: return "exclude"
         }
     }
 
@@ -35,7 +39,7 @@ public enum ClientCommand: Sendable, Equatable {
         switch self {
         case .subscribe, .ping, .state: return false
         // `dump` changes nothing, but what the panel saw is for allowed peers only.
-        case .run, .drive, .release, .cancel, .enable, .reload, .dump: return true
+        case .run, .drive, .release, .cancel, .enable, .reload, .dump, .exclude: return true
         }
     }
 }
@@ -83,4 +87,23 @@ public enum CommandLimits {
     /// `release`'s `velocity`, either way, in progress per second: a whole
     /// transition in a millisecond, far beyond any finger.
     public static let velocity: Double = 1000
+    /// `exclude`'s `rects`: at most this many per client.
+    public static let exclusionRects = 32
+}
+
+/// An exclusion region of `exclude` and of `hello`'s `exclusions`:
+/// `[x0, y0, x1, y1]` in screen units (0…1 from the left and the top, after
+/// the panel's geometry), `x0 < x1`, `y0 < y1`.
+public struct ExclusionRect: Sendable, Equatable, Hashable {
+    public var x0: Double
+    public var y0: Double
+    public var x1: Double
+    public var y1: Double
+
+    public init(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+        (self.x0, self.y0, self.x1, self.y1) = (x0, y0, x1, y1)
+    }
+
+    /// The four numbers in the wire's order.
+    public var numbers: [Double] { [x0, y0, x1, y1] }
 }

@@ -116,9 +116,49 @@ public enum CommandDecoder {
                 guard case .bool(let on)? = value["enabled"] else { return fail(.badField, "'enabled' must be true or false") }
                 return .success((.enable(transition: t, enabled: on), id))
             }
+        case "exclude":
+            switch exclusionRects(value["rects"]) {
+            case .failure(let message): return fail(.badField, message.text)
+            case .success(let rects): return .success((.exclude(rects: rects), id))
+            }
         default:
             _ = transition()
-            return fail(.unknownCommand, "unknown command '\(name)' (known: subscribe, ping, state, run, drive, release, cancel, enable, reload, dump)")
+            return fail(.unknownCommand, "unknown command '\(name)' (known: subscribe, ping, state, run, drive, release, cancel, enable, reload, dump, exclude)")
         }
+    }
+}
+
+extension CommandDecoder {
+    /// Why `rects` could not be read.
+    struct RectsProblem: Error { var text: String }
+
+    /// `exclude`'s `rects`: an array of at most `CommandLimits.exclusionRects`
+    /// arrays `[x0, y0, x1, y1]`, each number from 0 to 1, `x0 < x1`, `y0 < y1`.
+    static func exclusionRects(_ field: JSONValue?) -> Result<[ExclusionRect], RectsProblem> {
+        let shape = "'rects' must be an array of [x0, y0, x1, y1] (screen units, 0 to 1, x0 < x1, y0 < y1)"
+        guard let field else { return .failure(RectsProblem(text: "missing 'rects' (\(shape); [] clears)")) }
+        guard let items = field.array else { return .failure(RectsProblem(text: shape)) }
+        guard items.count <= CommandLimits.exclusionRects else {
+            return .failure(RectsProblem(text: "'rects' has \(items.count) rectangles; at most \(CommandLimits.exclusionRects) per client"))
+        }
+        var rects: [ExclusionRect] = []
+        rects.reserveCapacity(items.count)
+        for (k, item) in items.enumerated() {
+            guard let numbers = item.array, numbers.count == 4 else {
+                return .failure(RectsProblem(text: "'rects[\(k)]' must be [x0, y0, x1, y1] (\(shape))"))
+            }
+            var v: [Double] = []
+            for number in numbers {
+                guard let x = number.double, x.isFinite, x >= 0, x <= 1 else {
+                    return .failure(RectsProblem(text: "'rects[\(k)]': each number must be from 0 to 1 (screen units)"))
+                }
+                v.append(x + 0)
+            }
+            guard v[0] < v[2], v[1] < v[3] else {
+                return .failure(RectsProblem(text: "'rects[\(k)]' must have x0 < x1 and y0 < y1 (got [\(v[0]), \(v[1]), \(v[2]), \(v[3])])"))
+            }
+            rects.append(ExclusionRect(v[0], v[1], v[2], v[3]))
+        }
+        return .success(rects)
     }
 }

@@ -51,7 +51,22 @@ extension Fields {
         return StreamSnapshot(protocolVersion: try optionalInt("protocol"), version: try optionalString("version"),
                               transitions: transitions, active: active,
                               seq: try optionalSeq(),
-                              input: input, devices: devices, geometry: try geometry())
+                              input: input, devices: devices, geometry: try geometry(),
+                              exclusions: try exclusions())
+    }
+
+    /// `"exclusions":[[x0,y0,x1,y1],…]`, empty when absent.
+    func exclusions() throws(StreamDecodeError) -> [ExclusionRect] {
+        guard let value = object["exclusions"], !value.isNull else { return [] }
+        var rects: [ExclusionRect] = []
+        for (k, item) in (value.array ?? []).enumerated() {
+            guard let numbers = item.array?.compactMap(\.double), numbers.count == 4, item.array?.count == 4 else {
+                throw bad("exclusions[\(k)]", "[x0, y0, x1, y1]")
+            }
+            rects.append(ExclusionRect(numbers[0], numbers[1], numbers[2], numbers[3]))
+        }
+        if value.array == nil { throw bad("exclusions", "an array of [x0, y0, x1, y1]") }
+        return rects
     }
 
     /// `"geometry":{…}`, nil when absent.

@@ -53,6 +53,10 @@ extension StreamSnapshot {
             w.raw("]")
         }
         if let geometry { geometry.encode(into: w) }
+        if !exclusions.isEmpty {
+            w.raw(",\"exclusions\":")
+            w.rects(exclusions)
+        }
         w.id(id)
     }
 }

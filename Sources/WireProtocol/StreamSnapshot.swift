@@ -17,10 +17,14 @@ public struct StreamSnapshot: Sendable, Equatable {
     public var devices: [InputDevice]
     /// How positions are transformed; nil when they are the panel's own.
     public var geometry: Geometry?
+    /// The exclusion regions in force (every client's `exclude`, together);
+    /// empty when none (the field is then absent).
+    public var exclusions: [ExclusionRect]
 
     public init(protocolVersion: Int? = nil, version: String? = nil, transitions: [TransitionInfo],
                 active: [ActiveTransition] = [], seq: UInt64? = nil, input: InputStatus? = nil,
-                devices: [InputDevice] = [], geometry: Geometry? = nil) {
+                devices: [InputDevice] = [], geometry: Geometry? = nil, exclusions: [ExclusionRect] = []) {
+        self.exclusions = exclusions
         self.protocolVersion = protocolVersion
         self.version = version
         self.transitions = transitions

@@ -41,7 +41,7 @@ struct RejectionGroups {
                 let nearest = group.nearest.map { " (nearest at \(axis) = \(Rejection.roundedText($0.at)))" } ?? ""
                 return "\(which) within the \(edge.rawValue) edge margin \(Rejection.roundedText(margin))\(nearest)"
             case .outsideRange, .tooManyContacts, .liftedBeforeActivation, .contactsChanged, .sideways,
-                 .notInterruptible, .disabled:
+                 .notInterruptible, .disabled, .excluded:
                 return group.first.text + (group.count > 1 ? " (\(group.count) times)" : "")
             }
         }.joined(separator: "; ")
@@ -64,7 +64,7 @@ struct RejectionGroups {
             case .right, .bottom: return (at, 1 - at)
             }
         case .outsideRange, .tooManyContacts, .liftedBeforeActivation, .contactsChanged, .sideways,
-             .notInterruptible, .disabled:
+             .notInterruptible, .disabled, .excluded:
             return nil
         }
     }

@@ -134,6 +134,7 @@ struct ReplayCommand: ParsableCommand {
                 var options = serverOptions(daemon.server, socket: socket, webSocket: try parseWebSocketFlag(websocket),
                                             logger: logger)
                 options.stampSent = stampSent
+                options.maxEdgeExclusion = daemon.input.maxEdgeExclusion
                 options.startAfterClients = waitClients
                 if let problem = options.problem { throw Failure(.usage, problem) }
                 let metricsService = MetricsSetup.prepare(daemon.metrics, flag: try MetricsSetup.parseFlag(metrics),

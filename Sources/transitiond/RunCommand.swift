@@ -97,6 +97,7 @@ struct RunCommand: ParsableCommand {
             let metricsFlag = try MetricsSetup.parseFlag(metrics)
             var options = serverOptions(daemon.server, socket: socket, webSocket: webSocketFlag, logger: logger)
             options.stampSent = stampSent
+            options.maxEdgeExclusion = daemon.input.maxEdgeExclusion
             try adoptActivatedSockets(into: &options, allowOrigins: daemon.server.allowOrigins, logger: logger)
             let metricsService = MetricsSetup.prepare(daemon.metrics, flag: metricsFlag, live: true, options: &options)
             let source: EvdevSource
@@ -146,6 +147,7 @@ struct RunCommand: ParsableCommand {
                     }
                     var options = serverOptions(reread.server, socket: socket, webSocket: webSocketFlag, logger: logger)
                     options.stampSent = stampSent
+                    options.maxEdgeExclusion = reread.input.maxEdgeExclusion
                     options.inheritedListener = startOptions.inheritedListener
                     if reread.server.webSocket != daemon.server.webSocket || reread.server.allowOrigins != daemon.server.allowOrigins {
                         logger.notice("reload: [server] websocket and allow_origins take effect at the next start")

@@ -40,7 +40,7 @@ struct TallyTests {
             .outsideEdge(edge: .left, at: 0.3, margin: 0.05),
             .outsideRange(edge: .left, at: 0.9, range: EdgeRange(start: 0, end: 0.5)),
             .tooManyContacts(count: 3, fingers: 1), .liftedBeforeActivation, .contactsChanged,
-            .sideways(sideways: 0.04, along: 0.01), .notInterruptible, .disabled,
+            .sideways(sideways: 0.04, along: 0.01), .notInterruptible, .disabled, .excluded(x: 0.02, y: 0.5),
         ]
         let kinds = all.map(\.kind)
         #expect(Set(kinds).count == all.count)

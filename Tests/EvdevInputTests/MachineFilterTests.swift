@@ -51,6 +51,33 @@ struct MachineFilterTests {
         #expect(s.events.isEmpty)
     }
 
+    @Test func aTouchBeginningInAnExclusionRegionIsForwardedAtOnce() {
+        // Without a region, a left-edge touch is held: its first frame does not reach the copy.
+        var held = MachineScript(filterHold: 0.3)
+        held.attach(grabbed: true)
+        held.play(Array(drag(x0: 40, x1: 2800, trackingID: 7, end: 10_000_000).prefix(6)))
+        #expect(held.written[0, default: []].begun.isEmpty, "held")
+        // With the left edge's middle excluded (y 1100 of 2303 is 0.48), the
+        // same touch goes to the UI with its first frame, and back never starts.
+        var s = MachineScript(filterHold: 0.3)
+        s.attach(grabbed: true)
+        s.machine.setExclusions([ScreenRect(x0: 0, y0: 0.4, x1: 0.2, y1: 0.6)])
+        #expect(!s.machine.engine.mayStartGesture(source: 0, x: 40.0 / 4095, y: 1100.0 / 2303))
+        let events = drag(x0: 40, x1: 2800, trackingID: 7, end: 10_000_000)
+        s.play(Array(events.prefix(6)))
+        #expect(s.written[0, default: []].begun.count == 1, "forwarded at once, no hold")
+        #expect(s.written[0, default: []].first { $0.code == EventCode.ABS_MT_POSITION_X }?.value == 40)
+        s.play(Array(events.dropFirst(6)))
+        s.settle()
+        #expect(s.events.isEmpty, "no transition started: \(s.events.map(\.kind))")
+        #expect(s.written[0, default: []].ended == 1)
+        // Outside the region, the edge still works (and is held, then claimed).
+        s.play(drag(x0: 40, x1: 2800, y: 300, trackingID: 8, end: 12_000_000))
+        s.settle()
+        #expect(s.events.contains { $0.kind == .began })
+        #expect(s.written[0, default: []].begun.count == 1, "the claimed touch never reached the copy")
+    }
+
     @Test func aHeldEdgeTouchThatIsNoGestureIsReleasedAfterTheHold() throws {
         var s = MachineScript(filterHold: 0.08)
         s.attach(grabbed: true)

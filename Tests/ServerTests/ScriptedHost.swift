@@ -21,6 +21,9 @@ final class ScriptedHost: EngineHost, @unchecked Sendable {
     func perform(_ command: TransitionEngine.Command, transition: Int,
                  into events: inout [TransitionEvent]) -> TransitionEngine.CommandOutcome { .done }
     func shutdown(into events: inout [TransitionEvent]) {}
+    /// What the server last set (`setExclusions`).
+    private(set) var exclusions: [ScreenRect] = []
+    func setExclusions(_ rects: [ScreenRect]) { exclusions = rects }
     func reload(_ configuration: EngineConfiguration) -> [Int?] { [] }
     func streamIndex(of i: Int) -> Int { i }
 

@@ -98,6 +98,10 @@ private struct Script {
         case .perform(let r): return "perform \(r.client.map { "\($0.number)" } ?? "-") \(r.command) on \(r.transition)"
         case .sendState(let id, _): return "state \(id.number)"
         case .sendDump(let id, _): return "dump \(id.number)"
+        case .setExclusions(let rects):
+            return "exclusions " + (rects.isEmpty ? "none" : rects.map { r in
+                [r.x0, r.y0, r.x1, r.y1].map { "\($0)" }.joined(separator: ",")
+            }.joined(separator: " "))
         case .reload(let id, _): return "reload \(id.map { "\($0.number)" } ?? "-")"
         case .startInput: return "start-input"
         case .stopInput: return "stop-input"
@@ -941,6 +945,144 @@ struct RefusalLogRuleTests {
     }
 }
 
+@Suite("Exclusion regions (exclude)")
+struct ExclusionCommandTests {
+    /// `exclude` with these rectangles (JSON arrays), and an id.
+    static func exclude(_ rects: String, id: Int = 1) -> String { "{\"cmd\":\"exclude\",\"rects\":\(rects),\"id\":\(id)}\n" }
+
+    @Test func setReplaceAndClear() {
+        var s = Script()
+        let a = s.connect()
+        s.say(a, Self.exclude("[[0,0.6,0.3,1]]"))
+        #expect(s.last == ["exclusions 0.0,0.6,0.3,1.0", "send 1 ⟨{\"type\":\"ok\",\"cmd\":\"exclude\",\"id\":1}⏎⟩", "flush 1"],
+                "the engine has them before the client hears ok")
+        #expect(s.machine.exclusionsInForce == [ScreenRect(x0: 0, y0: 0.6, x1: 0.3, y1: 1)])
+        s.say(a, Self.exclude("[[0.5,0.5,0.6,0.6],[0.7,0,0.8,0.1]]", id: 2))
+        #expect(s.last.first == "exclusions 0.5,0.5,0.6,0.6 0.7,0.0,0.8,0.1", "the new list replaces the old")
+        #expect(s.machine.exclusions(of: a)?.count == 2)
+        // The same list again changes nothing in the engine.
+        s.say(a, Self.exclude("[[0.5,0.5,0.6,0.6],[0.7,0,0.8,0.1]]", id: 3))
+        #expect(!s.last.contains { $0.hasPrefix("exclusions") })
+        #expect(s.to(a).first?.contains("\"type\":\"ok\"") == true)
+        s.say(a, Self.exclude("[]", id: 4))
+        #expect(s.last.first == "exclusions none")
+        #expect(s.machine.exclusionsInForce.isEmpty)
+        #expect(s.machine.statistics.commands[ServerStatistics.Command(name: "exclude", result: "ok")] == 4)
+    }
+
+    @Test func theRegionsInForceAreTheUnionOfEveryClientsAndGoWithTheirClient() {
+        var s = Script()
+        let a = s.connect(), b = s.connect()
+        s.say(a, Self.exclude("[[0.1,0.1,0.2,0.2]]"))
+        s.say(b, Self.exclude("[[0.4,0.4,0.5,0.5],[0.1,0.1,0.2,0.2]]"))
+        #expect(s.last.first == "exclusions 0.1,0.1,0.2,0.2 0.4,0.4,0.5,0.5", "a's, then b's, each once")
+        s.gone(a)
+        #expect(s.last.contains("exclusions 0.1,0.1,0.2,0.2 0.4,0.4,0.5,0.5") == false)
+        #expect(s.machine.exclusionsInForce.count == 2, "b declared the shared one too")
+        s.gone(b)
+        #expect(s.last.contains("exclusions none"))
+        #expect(s.machine.exclusionsInForce.isEmpty)
+    }
+
+    @Test func aClientsRegionsGoWhenItIsClosed() {
+        var s = Script()
+        let a = s.connect(), b = s.connect()
+        s.say(a, Self.exclude("[[0.1,0.1,0.2,0.2]]"))
+        s.say(b, Self.exclude("[[0.4,0.4,0.5,0.5]]"))
+        // a's channel fails: it is closing, and its regions go at once.
+        s.events([ev("x")])
+        s.short(a, "x\n")
+        s.wrote(a, 2, ok: false)
+        #expect(s.last.contains("close 1"))
+        #expect(s.last.contains("exclusions 0.4,0.4,0.5,0.5"))
+        s.gone(a)
+        #expect(!s.last.contains { $0.hasPrefix("exclusions") }, "already gone")
+    }
+
+    @Test func overTheCapIsRefusedWholeNamingTheCapAndTheEdge() {
+        var s = Script()
+        let a = s.connect(), b = s.connect()
+        s.say(a, Self.exclude("[[0,0,0.2,0.3]]"))
+        // 0…0.3 and 0.5…0.8 of the left edge: 0.6 > 0.5. The harmless
+        // rectangle in the middle does not go in either.
+        s.say(b, Self.exclude("[[0.4,0.4,0.5,0.5],[0.01,0.5,0.1,0.8]]", id: 9))
+        #expect(!s.last.contains { $0.hasPrefix("exclusions") })
+        let reply = s.to(b).first ?? ""
+        #expect(reply.contains("\"code\":\"bad-field\""))
+        #expect(reply.contains("max_edge_exclusion (0.5)"))
+        #expect(reply.contains("cover 0.6 of the left edge"))
+        #expect(reply.contains("\"cmd\":\"exclude\",\"id\":9"))
+        #expect(s.machine.exclusions(of: b) == [])
+        #expect(s.machine.exclusionsInForce == [ScreenRect(x0: 0, y0: 0, x1: 0.2, y1: 0.3)])
+        #expect(s.machine.statistics.commands[ServerStatistics.Command(name: "exclude", result: "bad-field")] == 1)
+        // Exactly the cap is allowed; a region away from every edge is not counted.
+        s.say(b, Self.exclude("[[0.01,0.5,0.1,0.7],[0.3,0.3,0.7,0.7]]", id: 10))
+        #expect(s.to(b).contains { $0.contains("\"type\":\"ok\"") })
+        // The bottom edge has its own cap.
+        s.say(b, Self.exclude("[[0.2,0.9,0.9,1]]", id: 11))
+        #expect(s.to(b).first?.contains("of the bottom edge") == true)
+    }
+
+    @Test func theCapComesFromTheSettingsAndAReloadChangesIt() {
+        var s = Script(.init(transitions: ["back"], exclusionCap: EdgeExclusionCap(fraction: 0.2)))
+        let a = s.connect()
+        s.say(a, Self.exclude("[[0,0,0.04,0.3]]"))
+        #expect(s.to(a).first?.contains("max_edge_exclusion (0.2)") == true)
+        s.run { $0.reloaded(ServerStateMachine.Reloaded(transitions: ["back"], moved: [nil], maxClients: 256, backlogLimit: 1 << 20,
+                                                        policy: AccessPolicy(uids: [], gids: []), hello: ByteBuffer(string: "H2\n"),
+                                                        exclusionCap: EdgeExclusionCap(fraction: 0.3)), by: nil, id: nil, into: &$1) }
+        s.say(a, Self.exclude("[[0,0,0.04,0.3]]", id: 2))
+        #expect(s.last.first == "exclusions 0.0,0.0,0.04,0.3")
+        // The cap lowered below what is in force: clearing, and asking no more, still work.
+        s.run { $0.reloaded(ServerStateMachine.Reloaded(transitions: ["back"], moved: [nil], maxClients: 256, backlogLimit: 1 << 20,
+                                                        policy: AccessPolicy(uids: [], gids: []), hello: ByteBuffer(string: "H3\n"),
+                                                        exclusionCap: EdgeExclusionCap(fraction: 0.1)), by: nil, id: nil, into: &$1) }
+        s.say(a, Self.exclude("[[0,0,0.04,0.3],[0.5,0.5,0.6,0.6]]", id: 3))
+        #expect(s.to(a).contains { $0.contains("\"type\":\"ok\"") })
+        s.say(a, Self.exclude("[]", id: 4))
+        #expect(s.last.first == "exclusions none")
+    }
+
+    @Test func forbiddenForAPeerThatMayNotChangeState() {
+        var s = Script()
+        let stranger = s.connect(uid: 1234)
+        s.say(stranger, Self.exclude("[[0.1,0.1,0.2,0.2]]", id: 5))
+        #expect(!s.last.contains { $0.hasPrefix("exclusions") })
+        #expect(s.to(stranger).first?.contains("\"code\":\"forbidden\"") == true)
+        #expect(s.to(stranger).first?.contains("\"cmd\":\"exclude\",\"id\":5") == true)
+        #expect(s.machine.exclusionsInForce.isEmpty)
+    }
+
+    @Test func malformedRectanglesAreRefusedWithCmdAndId() {
+        var s = Script()
+        let a = s.connect()
+        let cases: [(String, String)] = [
+            ("[[0.3,0.1,0.2,0.2]]", "x0 < x1"),
+            ("[[0.1,0.2,0.2,0.2]]", "x0 < x1 and y0 < y1"),
+            ("[[0.1,0.1,1.2,0.2]]", "from 0 to 1"),
+            ("[[-0.1,0.1,0.2,0.2]]", "from 0 to 1"),
+            ("[[0.1,0.1,0.2]]", "'rects[0]' must be [x0, y0, x1, y1]"),
+            ("[0.1,0.1,0.2,0.2]", "'rects[0]' must be [x0, y0, x1, y1]"),
+            ("\"all\"", "'rects' must be an array"),
+            ("[[\"0\",0.1,0.2,0.2]]", "from 0 to 1"),
+            ("[" + Array(repeating: "[0.4,0.4,0.5,0.5]", count: 33).joined(separator: ",") + "]", "at most 32 per client"),
+        ]
+        for (k, (rects, says)) in cases.enumerated() {
+            s.say(a, Self.exclude(rects, id: 100 + k))
+            let reply = s.to(a).first ?? ""
+            #expect(reply.contains("\"code\":\"bad-field\""), "\(rects): \(reply)")
+            #expect(reply.contains(says), "\(rects): \(reply)")
+            #expect(reply.contains("\"cmd\":\"exclude\",\"id\":\(100 + k)"), "\(rects): \(reply)")
+            #expect(!s.last.contains { $0.hasPrefix("exclusions") })
+        }
+        s.say(a, "{\"cmd\":\"exclude\",\"id\":7}\n")
+        #expect(s.to(a).first?.contains("missing 'rects'") == true)
+        // 32 is allowed.
+        s.say(a, Self.exclude("[" + Array(repeating: "[0.4,0.4,0.5,0.5]", count: 32).joined(separator: ",") + "]"))
+        #expect(s.to(a).contains { $0.contains("\"type\":\"ok\"") })
+    }
+}
+
 /// A host with nothing to run, for the executor's start.
 private final class IdleHost: EngineHost {
     var configuration = EngineConfiguration(frameRate: 60, transitions: [])
@@ -951,6 +1093,7 @@ private final class IdleHost: EngineHost {
     func perform(_ command: TransitionEngine.Command, transition: Int,
                  into events: inout [TransitionEvent]) -> TransitionEngine.CommandOutcome { .done }
     func shutdown(into events: inout [TransitionEvent]) {}
+    func setExclusions(_ rects: [ScreenRect]) {}
     func reload(_ configuration: EngineConfiguration) -> [Int?] { [] }
     func streamIndex(of i: Int) -> Int { i }
 }

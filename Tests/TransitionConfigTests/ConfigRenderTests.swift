@@ -84,6 +84,7 @@ rotation = 90
 flip_x = true
 flip_y = true
 calibration = [1, 0, 0, 0, 1, 0]
+max_edge_exclusion = 0.3
 [filter]
 max_contacts = 1
 block = ["swipe-2", "pinch"]

@@ -204,3 +204,26 @@ func aBadDeviceListIsNamedAtItsLine(_ value: String, _ fragment: String) {
     let rendered = ConfigRenderer.render(config)
     #expect(try ConfigLoader.parseDaemon(text: rendered, file: "rendered.toml") == config, "\(rendered)")
 }
+
+@Test func theEdgeExclusionCap() throws {
+    let plain = try ConfigLoader.parseDaemon(text: Fixture.input, file: "test.toml")
+    #expect(plain.input.maxEdgeExclusion == 0.5, "the default")
+    let set = try ConfigLoader.parseDaemon(text: Fixture.input + "max_edge_exclusion = 0.25\n", file: "test.toml")
+    #expect(set.input.maxEdgeExclusion == 0.25)
+    let none = try ConfigLoader.parseDaemon(text: Fixture.input + "max_edge_exclusion = 0\n", file: "test.toml")
+    #expect(none.input.maxEdgeExclusion == 0, "0: no region may touch an edge")
+    let rendered = ConfigRenderer.render(set)
+    #expect(rendered.contains("max_edge_exclusion = 0.25"), "\(rendered)")
+    #expect(try ConfigLoader.parseDaemon(text: rendered, file: "rendered.toml") == set, "\(rendered)")
+    for text in ["max_edge_exclusion = 1.5\n", "max_edge_exclusion = -0.1\n", "max_edge_exclusion = \"half\"\n"] {
+        do {
+            _ = try ConfigLoader.parseDaemon(text: Fixture.input + text, file: "test.toml")
+            Issue.record("expected an error for \(text)")
+        } catch let error as ConfigError {
+            #expect(error.line == 6, "\(error)")
+            #expect("\(error)".contains("max_edge_exclusion"), "\(error)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+}

@@ -18,7 +18,8 @@ struct RoundTripTests {
         seq: 17, input: InputStatus(input: "attached", device: "/dev/input/event3", deviceName: "Panel \u{1}"),
         devices: [InputDevice(source: 0, path: "/dev/input/event3", name: "A"),
                   InputDevice(source: 1, path: "/dev/input/event4", name: "B")],
-        geometry: Geometry(rotation: 90, flipX: false, flipY: true, calibration: [0, -1, 1, 1, 0, 0], calibrationFrom: "udev"))
+        geometry: Geometry(rotation: 90, flipX: false, flipY: true, calibration: [0, -1, 1, 1, 0, 0], calibrationFrom: "udev"),
+        exclusions: [ExclusionRect(0, 0.6, 0.3, 1), ExclusionRect(0.125, 0.25, 0.5, 0.75)])
 
     static let messages: [StreamMessage] = {
         var messages: [StreamMessage] = [
@@ -71,6 +72,8 @@ struct RoundTripTests {
         .release(transition: "back", velocity: nil), .release(transition: "back", velocity: -1000),
         .release(transition: "back", velocity: 2.5), .cancel(transition: "back"),
         .enable(transition: "back", enabled: false), .enable(transition: "back", enabled: true),
+        .exclude(rects: []), .exclude(rects: [ExclusionRect(0, 0.6, 0.3, 1)]),
+        .exclude(rects: [ExclusionRect(0.1, 0.2, 0.3, 0.4), ExclusionRect(0, 0, 1, 1)]),
     ]
 
     @Test(arguments: commands, [nil, .number(7), .number(-RequestID.largestNumber), .text("x\\y")] as [RequestID?])
@@ -86,7 +89,7 @@ struct RoundTripTests {
     /// reading commands go without permission.
     @Test func commandNames() {
         #expect(Set(Self.commands.map(\.name)) == ["subscribe", "ping", "state", "run", "drive", "release", "cancel",
-                                                    "enable", "reload", "dump"])
+                                                    "enable", "reload", "dump", "exclude"])
         #expect(Self.commands.filter { !$0.changesState }.map(\.name) == ["subscribe", "subscribe", "ping", "state"])
     }
 
@@ -108,4 +111,21 @@ extension StreamMessage: CustomTestStringConvertible {
 
 extension ClientCommand: CustomTestStringConvertible {
     public var testDescription: String { String(decoding: encodedLine().dropLast(), as: UTF8.self) }
+}
+
+@Suite("Wire: exclusion regions")
+struct ExclusionWireTests {
+    /// `exclude`'s line and `hello`'s field, byte for byte.
+    @Test func exclusionsOnTheWire() throws {
+        let line = ClientCommand.exclude(rects: [ExclusionRect(0, 0.6, 0.3, 1)]).encodedLine(id: 5)
+        #expect(String(decoding: line, as: UTF8.self) == #"{"cmd":"exclude","rects":[[0,0.6,0.3,1]],"id":5}"# + "\n")
+        let hello = StreamMessage.hello(StreamSnapshot(transitions: [], exclusions: [ExclusionRect(0.9, 0, 1, 0.25)]))
+        let text = String(decoding: hello.encodedLine(), as: UTF8.self)
+        #expect(text == #"{"type":"hello","transitions":[],"active":[],"exclusions":[[0.9,0,1,0.25]]}"# + "\n")
+        #expect(!String(decoding: StreamMessage.hello(StreamSnapshot(transitions: [])).encodedLine(), as: UTF8.self)
+            .contains("exclusions"), "absent when there are none")
+        #expect(throws: StreamDecodeError.self) {
+            try StreamMessage.decode(line: #"{"type":"hello","transitions":[],"active":[],"exclusions":[[0,1]]}"#)
+        }
+    }
 }

@@ -43,6 +43,9 @@ export interface Snapshot {
     calibration: number[] | null;
     calibration_from: 'config' | 'udev' | 'none';
   };
+  /** The exclusion regions in force (every client's `exclude`), each
+   *  `[x0, y0, x1, y1]` in screen units (0…1); absent when there are none. */
+  exclusions?: [number, number, number, number][];
   [key: string]: unknown;
 }
 
@@ -98,6 +101,7 @@ export type Command =
   | { cmd: 'cancel'; transition: string; id?: number | string }
   | { cmd: 'enable'; transition: string; enabled: boolean; id?: number | string }
   | { cmd: 'reload'; id?: number | string }
+  | { cmd: 'exclude'; rects: [number, number, number, number][]; id?: number | string }
   | { cmd: string; id?: number | string; [key: string]: unknown };
 
 /** A transition as the client last saw it. */

@@ -105,6 +105,17 @@ async def test_commands_and_replies(launcher, transport):
         await client.enable("back", True)
         assert "enabled" not in (await client.state())["transitions"][0]
 
+        # exclude: the UI's exclusion regions, shown by state; over the cap refused; [] clears
+        assert "exclusions" not in await client.state()
+        assert (await client.exclude([[0, 0.6, 0.3, 1]]))["cmd"] == "exclude"
+        assert (await client.state())["exclusions"] == [[0, 0.6, 0.3, 1]]
+        with pytest.raises(tc.CommandError) as refused:
+            await client.exclude([[0, 0, 0.04, 0.9]])
+        assert refused.value.code == "bad-field" and "max_edge_exclusion (0.5)" in refused.value.reply["message"]
+        assert (await client.state())["exclusions"] == [[0, 0.6, 0.3, 1]], "refused whole: nothing changed"
+        await client.exclude([])
+        assert "exclusions" not in await client.state()
+
         # refusals raise CommandError, and the connection stays
         with pytest.raises(tc.CommandError) as refused:
             await client.cancel("back")

@@ -419,6 +419,14 @@ class Client:
         when "back" has somewhere to go)."""
         return await self.command({"cmd": "enable", "transition": transition, "enabled": enabled})
 
+    async def exclude(self, rects: Iterable[Iterable[float]]) -> Event:
+        """Sets this client's exclusion regions, replacing its earlier ones
+        (``[]`` clears them): ``[x0, y0, x1, y1]`` rectangles in screen
+        units (0…1) where no transition may start. The daemon refuses a
+        list that would cover more of a screen edge than its
+        ``max_edge_exclusion`` (``CommandError``, ``bad-field``)."""
+        return await self.command({"cmd": "exclude", "rects": [list(r) for r in rects]})
+
     async def reload(self) -> Event:
         """Has the daemon re-read its config file."""
         return await self.command({"cmd": "reload"})
