@@ -47,6 +47,28 @@ struct FilteredPanel: Sendable {
 
     var nextDeadline: Double? { filter.nextDeadline }
 
+    /// The filter has news of ghost touches (`ghostNews`); false on almost every frame.
+    var hasNews: Bool { !filter.notices.isEmpty }
+
+    /// What the ghost rule did since the last call: each pattern confirmed
+    /// is logged once, with its period and place (`device`: the panel's
+    /// path); returns the touches quarantined, for the count.
+    mutating func ghostNews(device: String, into out: inout LiveInputMachine.Output) -> Int {
+        var quarantined = 0
+        for notice in filter.takeNotices() {
+            switch notice {
+            case .ghostPattern(let pattern):
+                out.log(.notice, "filter: ghost touches on \(device): a still tap every \(Self.rounded(pattern.period, 100)) s at (\(Self.rounded(pattern.x, 10)), \(Self.rounded(pattern.y, 10))) mm of the panel, \(pattern.occurrences) so far; quarantined from now on (ghost_touches)")
+            case .ghostQuarantined:
+                quarantined += 1
+            }
+        }
+        return quarantined
+    }
+
+    /// `value` rounded to 1/`per` (no Foundation for a format).
+    static func rounded(_ value: Double, _ per: Double) -> Double { (value * per).rounded() / per }
+
     /// The panel is gone (or the daemon stops): every forwarded touch ends.
     mutating func sourceLost(at time: Double, into out: inout LiveInputMachine.Output) {
         let start = out.copyEvents.count

@@ -34,6 +34,9 @@ extension LiveInputMachine {
             }
             if filterFrame {
                 filter?.decide(at: frames.frame.time, into: &out) { slot in verdict(slot, source: source, frames) }
+                if filter?.hasNews == true {
+                    counters.ghostTouches += filter?.ghostNews(device: devices[source]?.path ?? "the panel", into: &out) ?? 0
+                }
             }
         }
         assemblers[source] = frames
