@@ -47,6 +47,23 @@ struct FilteredPanel: Sendable {
 
     var nextDeadline: Double? { filter.nextDeadline }
 
+    /// The frame just completed as the engine is to see it (`ghost_touches`):
+    /// without the touches held as predicted ghost taps (`isGhostSuspect`),
+    /// so a quarantined tap is never the engine's either. nil when that is
+    /// the assembler's frame as it is (with the rule off, always).
+    func engineFrame(_ frames: TouchFrameAssembler) -> TouchFrame? {
+        guard filter.watchesGhosts else { return nil }
+        let time = frames.frame.time
+        var hidden: [Int] = []
+        for slot in 0..<filter.slotCount where filter.isGhostSuspect(inSlot: slot, at: time) {
+            if let id = frames.contactID(inSlot: slot) { hidden.append(id) }
+        }
+        guard !hidden.isEmpty else { return nil }
+        var frame = frames.frame
+        frame.contacts.removeAll { hidden.contains($0.id) }
+        return frame
+    }
+
     /// The filter has news of ghost touches (`ghostNews`); false on almost every frame.
     var hasNews: Bool { !filter.notices.isEmpty }
 

@@ -73,6 +73,27 @@ extension TouchFilterMachine {
         notices.append(notice)
     }
 
+    // MARK: What the engine sees
+
+    /// The ghost rule is on for this panel.
+    public var watchesGhosts: Bool { tapScale != nil }
+
+    /// After `feed` completed a frame (at `time`) and before `decide`: true
+    /// if the touch in `slot` is held as a predicted ghost tap that may
+    /// still be one (it is new, due where and when a pattern's next tap is;
+    /// or it is held so, under 50 ms old, and has not moved 1 mm). The live
+    /// input keeps such a touch from the engine too: an extra contact for
+    /// 50 ms could stop a gesture starting then. Once it proves a touch,
+    /// the engine sees it from that frame on, with where it came down.
+    public func isGhostSuspect(inSlot slot: Int, at time: Double) -> Bool {
+        guard tapScale != nil, slot >= 0, slot < layout.slotCount, let id = frame.touch(in: slot) else { return false }
+        guard let touch = touches[slot], touch.id == id else {
+            return isPredictedGhost(watchTap(inSlot: slot, at: time))
+        }
+        guard case .held(let held) = touch.disposition, let until = held.ghostUntil, time < until else { return false }
+        return stillWatch(touch.tap, inSlot: slot) != nil
+    }
+
     // MARK: The ghost rule, touch by touch
 
     /// A new touch's watch: where and when it came down (nil with the rule off).

@@ -54,6 +54,47 @@ struct MachineGhostTests {
         #expect(written.begun.count == 4 && written.ended == 4)
     }
 
+    /// Frames (time in s, slot, its values) as events, in time order.
+    func frames(_ list: [(t: Double, slot: Int32, values: [(UInt16, Int32)])]) -> [InputEvent] {
+        list.sorted { $0.t < $1.t }.flatMap { f -> [InputEvent] in
+            let time = Int64((f.t * 1e6).rounded())
+            return [InputEvent(time: time, type: 3, code: EventCode.ABS_MT_SLOT, value: f.slot)]
+                + f.values.map { InputEvent(time: time, type: 3, code: $0.0, value: $0.1) }
+                + [InputEvent(time: time, type: 0, code: EventCode.SYN_REPORT, value: 0)]
+        }
+    }
+
+    /// Three ghost taps at the middle every 12.9 s (the third quarantined),
+    /// then the fourth in slot 1 at 39.7 s while a finger in slot 0 lands
+    /// at the left edge 10 ms later and swipes `back`: does it begin?
+    func backBeginsBesideAGhost(_ rules: FilterRules) -> Bool {
+        var s = MachineScript(filterHold: 0.08)
+        s.machine.settings.filterRules = rules
+        s.attach(grabbed: true)
+        var input: [InputEvent] = []
+        for k in 0..<3 { input += tap(at: 1 + Double(k) * 12.9, id: Int32(k + 1), x: 2048, y: 1152) }
+        var list: [(t: Double, slot: Int32, values: [(UInt16, Int32)])] = [
+            (39.7, 1, [(EventCode.ABS_MT_TRACKING_ID, 60), (EventCode.ABS_MT_POSITION_X, 2048), (EventCode.ABS_MT_POSITION_Y, 1152)]),
+            (39.72, 1, [(EventCode.ABS_MT_TRACKING_ID, -1)]),
+            (39.71, 0, [(EventCode.ABS_MT_TRACKING_ID, 50), (EventCode.ABS_MT_POSITION_X, 40), (EventCode.ABS_MT_POSITION_Y, 1100)]),
+        ]
+        for k in 1...40 { list.append((39.71 + Double(k) * 0.01, 0, [(EventCode.ABS_MT_POSITION_X, 40 + Int32(k) * 69)])) }
+        list.append((40.13, 0, [(EventCode.ABS_MT_TRACKING_ID, -1)]))
+        input += frames(list)
+        s.play(input)
+        s.settle()
+        #expect(s.machine.counters.ghostTouches == (rules.ghostTouches == .quarantine ? 2 : 0))
+        return s.events.contains { $0.kind == .began }
+    }
+
+    @Test func aGhostTapHeldFromTheEngineStopsNoGestureStartingBesideIt() {
+        // With the rule, the engine never sees the ghost: back begins.
+        #expect(backBeginsBesideAGhost(FilterRules(ghostTouches: .quarantine)))
+        // Without it, the ghost is a second contact as the finger lands:
+        // back is refused (what the rule spares).
+        #expect(!backBeginsBesideAGhost(.none))
+    }
+
     @Test func offByDefaultEveryTapReachesTheCopy() {
         var s = MachineScript(filterHold: 0.08)
         s.attach(grabbed: true)
