@@ -12,12 +12,12 @@
 /// - A pattern is a place and a period P. Two consecutive taps at a place
 ///   (within `placeTolerance`, 1 mm, of each other), 1 s to 60 s apart
 ///   (`minimumPeriod`, `maximumPeriod`), make a candidate whose P is their
-///   interval. A later tap within 1 mm of the
-///   pattern's place (its first tap's) that comes down at last + k·P within
-///   `periodTolerance` · P (5 % of P) continues it — k = 1 for its third
-///   tap, then k = 1, 2 or 3 (so one or two missed taps do not break a
-///   confirmed pattern); P becomes the mean of interval/k over its
-///   continuations (the last eight weigh), so a slow drift is followed.
+///   interval. A later tap within 1 mm of the pattern's place (its first
+///   tap's) that comes down at last + k·P within `periodTolerance` · P
+///   (5 % of P) continues it — k = 1 for its third tap, then k = 1, 2 or 3
+///   (so one or two missed taps do not break a confirmed pattern); P
+///   becomes the mean of interval/k over its continuations (the last eight
+///   weigh), so a slow drift is followed.
 /// - Predicted ghost: a touch-down within 1 mm of a candidate's place at
 ///   the time its next tap is due (above). So the third occurrence is the
 ///   first one quarantined: two taps give one interval, and a third at the
