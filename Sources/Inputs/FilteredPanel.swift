@@ -47,6 +47,45 @@ struct FilteredPanel: Sendable {
 
     var nextDeadline: Double? { filter.nextDeadline }
 
+    /// The frame just completed as the engine is to see it (`ghost_touches`):
+    /// without the touches held as predicted ghost taps (`isGhostSuspect`),
+    /// so a quarantined tap is never the engine's either. nil when that is
+    /// the assembler's frame as it is (with the rule off, always).
+    func engineFrame(_ frames: TouchFrameAssembler) -> TouchFrame? {
+        guard filter.watchesGhosts else { return nil }
+        let time = frames.frame.time
+        var hidden: [Int] = []
+        for slot in 0..<filter.slotCount where filter.isGhostSuspect(inSlot: slot, at: time) {
+            if let id = frames.contactID(inSlot: slot) { hidden.append(id) }
+        }
+        guard !hidden.isEmpty else { return nil }
+        var frame = frames.frame
+        frame.contacts.removeAll { hidden.contains($0.id) }
+        return frame
+    }
+
+    /// The filter has news of ghost touches (`ghostNews`); false on almost every frame.
+    var hasNews: Bool { !filter.notices.isEmpty }
+
+    /// What the ghost rule did since the last call: each pattern confirmed
+    /// is logged once, with its period and place (`device`: the panel's
+    /// path); returns the touches quarantined, for the count.
+    mutating func ghostNews(device: String, into out: inout LiveInputMachine.Output) -> Int {
+        var quarantined = 0
+        for notice in filter.takeNotices() {
+            switch notice {
+            case .ghostPattern(let pattern):
+                out.log(.notice, "filter: ghost touches on \(device): a still tap every \(Self.rounded(pattern.period, 100)) s at (\(Self.rounded(pattern.x, 10)), \(Self.rounded(pattern.y, 10))) mm of the panel, \(pattern.occurrences) so far; quarantined from now on (ghost_touches)")
+            case .ghostQuarantined:
+                quarantined += 1
+            }
+        }
+        return quarantined
+    }
+
+    /// `value` rounded to 1/`per` (no Foundation for a format).
+    static func rounded(_ value: Double, _ per: Double) -> Double { (value * per).rounded() / per }
+
     /// The panel is gone (or the daemon stops): every forwarded touch ends.
     mutating func sourceLost(at time: Double, into out: inout LiveInputMachine.Output) {
         let start = out.copyEvents.count

@@ -27,13 +27,18 @@ extension LiveInputMachine {
             let filterFrame = filter?.feed(event) ?? false
             guard frames.feed(event) else { continue }
             counters.frames += 1
+            // A predicted ghost tap is held from the engine as from the copy.
+            let seen = filterFrame ? filter?.engineFrame(frames) : nil
             if resyncPending.remove(source) != nil {
-                engine.processResync(frames.frame, into: &out.events)
+                engine.processResync(seen ?? frames.frame, into: &out.events)
             } else {
-                engine.process(frames.frame, into: &out.events)
+                engine.process(seen ?? frames.frame, into: &out.events)
             }
             if filterFrame {
                 filter?.decide(at: frames.frame.time, into: &out) { slot in verdict(slot, source: source, frames) }
+                if filter?.hasNews == true {
+                    counters.ghostTouches += filter?.ghostNews(device: devices[source]?.path ?? "the panel", into: &out) ?? 0
+                }
             }
         }
         assemblers[source] = frames

@@ -30,6 +30,8 @@ public struct LiveInputMachine: Sendable {
         public var transitionEvents = 0
         public var attaches = 0
         public var losses = 0
+        /// Filter mode: predicted ghost taps quarantined (`ghost_touches`).
+        public var ghostTouches = 0
     }
 
     /// What the rules depend on, set by the CLI before the input starts.
@@ -142,6 +144,7 @@ public struct LiveInputMachine: Sendable {
         statistics.devicesAttached = devices.count
         statistics.devicesLost = counters.losses
         statistics.resyncs = counters.resyncs
+        statistics.ghostTouches = counters.ghostTouches
         return statistics
     }
 }

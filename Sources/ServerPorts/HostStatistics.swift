@@ -20,6 +20,8 @@ public struct HostStatistics: Sendable, Equatable {
     public var devicesLost = 0
     /// `SYN_DROPPED` resynchronisations since start.
     public var resyncs = 0
+    /// Filter mode: ghost taps quarantined (`ghost_touches`) since start.
+    public var ghostTouches = 0
     /// Bytes the flight recorder's rings hold now.
     public var flightRecorderBytes = 0
 

@@ -8,6 +8,9 @@ struct SourceTouch: Sendable {
     /// held or forwarded, no touch is admitted that would make the copy's
     /// touches more than this.
     var limit: Int? = nil
+    /// `ghost_touches`: where and when it came down, while it may still be
+    /// a ghost tap (nil once it moved 1 mm, or with the rule off).
+    var tap: TapWatch? = nil
 }
 
 /// The life of a source touch in the filter. It starts `.held` (began in a
@@ -16,7 +19,9 @@ struct SourceTouch: Sendable {
 /// into `.forwarded` or swallowed; a forwarded one may be swallowed (claimed,
 /// or it became a palm); a swallowed or withheld one stays so.
 enum Disposition: Sendable {
-    /// In a start area and unclaimed: its frames are recorded, nothing is output.
+    /// In a start area and unclaimed, or a predicted ghost tap
+    /// (`ghost_touches`) not yet 50 ms old: its frames are recorded,
+    /// nothing is output.
     case held(HeldTouch)
     /// Output with a fixed lag: each of its frames (and its end) is due at its
     /// source time + `delay`. 0 for a touch forwarded from its first frame;
@@ -42,12 +47,31 @@ struct HeldTouch: Sendable {
     }
 
     let firstTime: Double
-    let deadline: Double
+    /// The start-area hold's end; nil when the touch is held only as a
+    /// predicted ghost (or no longer in a start area).
+    var startAreaUntil: Double?
+    /// `ghost_touches`: held as a predicted ghost tap until then (its first
+    /// frame + 50 ms): a lift by then, still, drops it. nil when not, or
+    /// once it moved 1 mm (it is no ghost).
+    var ghostUntil: Double?
     private(set) var frames: [Frame]
 
+    /// The latest time it is held to: the later of its two reasons.
+    var deadline: Double { max(startAreaUntil ?? firstTime, ghostUntil ?? firstTime) }
+
+    /// True while a reason holds it at `time`.
+    func isHeld(at time: Double) -> Bool { deadline > time }
+
     init(time: Double, values: [Int32], hold: Double) {
+        self.init(time: time, values: values, hold: hold, ghostWindow: nil)
+    }
+
+    /// `hold`: the start-area hold, nil if it is not in one;
+    /// `ghostWindow`: how long it is held as a predicted ghost tap, nil if it is not one.
+    init(time: Double, values: [Int32], hold: Double?, ghostWindow: Double?) {
         firstTime = time
-        deadline = time + hold
+        startAreaUntil = hold.map { time + $0 }
+        ghostUntil = ghostWindow.map { time + $0 }
         frames = [Frame(time: time, values: values)]
     }
 

@@ -10,14 +10,21 @@ extension TouchFilterMachine {
         case .swallowed:
             return SourceTouch(id: id, disposition: .swallowed)
         case .withheld:
-            return SourceTouch(id: id, disposition: .withheld)
+            // Still watched: a ghost tap withheld keeps its pattern going.
+            return SourceTouch(id: id, disposition: .withheld, tap: watchTap(inSlot: slot, at: now))
         case .admitted(let limit):
+            let tap = watchTap(inSlot: slot, at: now)
+            let ghostWindow = isPredictedGhost(tap) ? GhostTapDetector.tapDuration : nil
             if case .startArea = verdict, hold > 0 {
-                let held = HeldTouch(time: now, values: outputValues(of: slot), hold: hold)
-                return SourceTouch(id: id, disposition: .held(held), limit: limit)
+                let held = HeldTouch(time: now, values: outputValues(of: slot), hold: hold, ghostWindow: ghostWindow)
+                return SourceTouch(id: id, disposition: .held(held), limit: limit, tap: tap)
+            }
+            if ghostWindow != nil {
+                let held = HeldTouch(time: now, values: outputValues(of: slot), hold: nil, ghostWindow: ghostWindow)
+                return SourceTouch(id: id, disposition: .held(held), limit: limit, tap: tap)
             }
             deliver(.begin(outputValues(of: slot)), of: id, inSlot: slot, due: now, at: now, into: &output)
-            return SourceTouch(id: id, disposition: .forwarded(delay: 0), limit: limit)
+            return SourceTouch(id: id, disposition: .forwarded(delay: 0), limit: limit, tap: tap)
         }
     }
 
@@ -85,6 +92,7 @@ extension TouchFilterMachine {
     mutating func continueTouch(_ touch: inout SourceTouch, inSlot slot: Int, verdict: Verdict, moved: Bool,
                                 at now: Double, into output: inout [Output]) {
         let verdict = moved && applied.isPalm(inSlot: slot, of: frame) ? Verdict.claimed : verdict
+        if moved, touch.tap != nil { touch.tap = stillWatch(touch.tap, inSlot: slot) }
         switch (touch.disposition, verdict) {
         case (.swallowed, .claimed), (.swallowed, .startArea), (.swallowed, .free):
             return
@@ -94,14 +102,24 @@ extension TouchFilterMachine {
             touch.disposition = .swallowed
         case (.held(var held), .startArea):
             if moved { held.record(time: now, values: outputValues(of: slot)) }
-            if held.isFull {
+            // Moved 1 mm: no ghost; only the start area may hold it still.
+            if touch.tap == nil { held.ghostUntil = nil }
+            if held.isFull || !held.isHeld(at: now) {
                 touch.disposition = release(touch.id, held, inSlot: slot, at: now, endedAt: nil)
             } else {
                 touch.disposition = .held(held)
             }
         case (.held(var held), .free):
             if moved { held.record(time: now, values: outputValues(of: slot)) }
-            touch.disposition = release(touch.id, held, inSlot: slot, at: now, endedAt: nil)
+            // Free: the start area holds it no more; a predicted ghost
+            // still waits for its 50 ms unless it moved 1 mm.
+            held.startAreaUntil = nil
+            if touch.tap == nil { held.ghostUntil = nil }
+            if held.isFull || !held.isHeld(at: now) {
+                touch.disposition = release(touch.id, held, inSlot: slot, at: now, endedAt: nil)
+            } else {
+                touch.disposition = .held(held)
+            }
         case (.forwarded, .claimed):
             delayed.removeSteps(for: touch.id)
             clone.end(touch.id)
@@ -117,13 +135,26 @@ extension TouchFilterMachine {
     mutating func endTouch(inSlot slot: Int, at now: Double, into output: inout [Output]) {
         guard let touch = touches[slot] else { return }
         touches[slot] = nil
+        // `ghost_touches`: a short, still tap (not swallowed) is one the detector learns.
+        let tap = isShortStillTap(touch.tap, endingAt: now) ? touch.tap : nil
         switch touch.disposition {
-        case .swallowed, .withheld:
+        case .swallowed:
             return
+        case .withheld:
+            if let tap { recordTap(tap) }
         case .held(let held):
+            if let tap, let until = held.ghostUntil, now <= until {
+                // A predicted ghost that lifted within its 50 ms, still:
+                // quarantined (after the pattern it confirms, if it does).
+                recordTap(tap)
+                notify(.ghostQuarantined(time: tap.time, x: tap.x, y: tap.y))
+                return
+            }
             _ = release(touch.id, held, inSlot: slot, at: now, endedAt: now)
+            if let tap { recordTap(tap) }
         case .forwarded(let delay):
             deliver(.end, of: touch.id, inSlot: slot, due: now + delay, at: now, into: &output)
+            if let tap { recordTap(tap) }
         }
     }
 

@@ -55,6 +55,17 @@ import Engine
 ///   (0…1, the panel's geometry applied) written as min + s·(max − min) of
 ///   the copy's own axis, clamped to it; the copy's description
 ///   (`copyDescription`) has X and Y traded for a 90° or 270° rotation.
+/// - `ghost_touches = "quarantine"` (`GhostTapDetector` has the rule): every
+///   touch that lifts within 50 ms having moved less than 1 mm (and was not
+///   swallowed) is a tap the detector learns. A touch admitted where and
+///   when a pattern's next tap is due (its third tap on) is held (a variant
+///   of the start-area hold) for 50 ms from its first frame: if it lifts by
+///   then, still, it is quarantined — never output, noticed
+///   (`takeNotices`); if it moves 1 mm or stays down, it is released with
+///   the lag rule above (so a real touch there reaches the UI whole, at
+///   most 50 ms late). A touch also in a start area is held for the longer
+///   of the two holds while both apply. A pattern's first two taps are
+///   forwarded: nothing is known of them yet.
 public struct TouchFilterMachine: Sendable {
     /// What the engine says about one source touch at the frame just fed.
     public enum Verdict: Sendable, Equatable {
@@ -104,6 +115,12 @@ public struct TouchFilterMachine: Sendable {
     var clone: CloneState
     /// The latest time seen.
     var clock: Double? = nil
+    /// `ghost_touches = "quarantine"`: how places become millimetres (nil
+    /// with the rule off, or a panel without position axes), the patterns
+    /// seen, and what the caller is to hear of them.
+    let tapScale: TapScale?
+    var ghosts = GhostTapDetector()
+    public internal(set) var notices: [Notice] = []
 
     /// The `[filter]` rules it applies.
     public var rules: FilterRules { applied.rules }
@@ -121,6 +138,10 @@ public struct TouchFilterMachine: Sendable {
         self.hold = hold
         layout = try FilterLayout(device: device)
         applied = try AppliedRules(rules: rules, geometry: geometry, layout: layout, device: device)
+        switch rules.ghostTouches {
+        case .off: tapScale = nil
+        case .quarantine: tapScale = TapScale(layout: layout, device: device)
+        }
         reader = SourceReader(layout: layout)
         frame = reader.slots
         decided = frame

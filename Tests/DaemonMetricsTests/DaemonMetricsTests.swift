@@ -39,7 +39,7 @@ struct DaemonMetricsTests {
         let exposition = String(decoding: text, as: UTF8.self)
         let lines = samples(exposition)
         for name in ["transitiond_input_events_total", "transitiond_input_frames_total", "transitiond_input_resyncs_total",
-                     "transitiond_input_devices_lost_total", "transitiond_lines_coalesced_total",
+                     "transitiond_ghost_touches_total", "transitiond_input_devices_lost_total", "transitiond_lines_coalesced_total",
                      "transitiond_backlog_disconnects_total", "transitiond_client_connections_refused_total"] {
             #expect(lines.contains("\(name) 0"), "\(name)")
         }
