@@ -37,6 +37,9 @@ public enum MetricNames {
     public static let inputResyncs = MetricDeclaration(
         name: "transitiond_input_resyncs_total", kind: .counter,
         help: "SYN_DROPPED resynchronisations: the kernel dropped input events and the daemon re-read the panel's state.")
+    public static let stuckContacts = MetricDeclaration(
+        name: "transitiond_stuck_contacts_total", kind: .counter,
+        help: "Contacts ended as stuck: no event from their panel for [filter] stuck_after seconds while down.")
     public static let devicesLost = MetricDeclaration(
         name: "transitiond_input_devices_lost_total", kind: .counter,
         help: "Panels lost (unplugged, or a read error); their gestures were cancelled.")
@@ -83,7 +86,7 @@ public enum MetricNames {
     /// All of them, for the factory's help lines.
     public static let all: [MetricDeclaration] = [
         transitionsBegan, transitionsEnded, candidatesRejected,
-        inputEvents, inputFrames, inputResyncs, devicesLost, devicesAttached, inputWaiting, flightRecorderBytes,
+        inputEvents, inputFrames, inputResyncs, stuckContacts, devicesLost, devicesAttached, inputWaiting, flightRecorderBytes,
         inputToWrite,
         clients, connections, connectionsRefused, linesCoalesced, backlogDisconnects, commands,
         buildInfo,

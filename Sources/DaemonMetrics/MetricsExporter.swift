@@ -85,6 +85,7 @@ public final class MetricsExporter: @unchecked Sendable {
         count(MetricNames.inputFrames, [], host.frames)
         if live {
             count(MetricNames.inputResyncs, [], host.resyncs)
+            count(MetricNames.stuckContacts, [], host.stuckContacts)
             count(MetricNames.devicesLost, [], host.devicesLost)
             gauge(MetricNames.devicesAttached, [], host.devicesAttached)
             gauge(MetricNames.inputWaiting, [], host.devicesAttached == 0 ? 1 : 0)

@@ -47,6 +47,13 @@ struct FilteredPanel: Sendable {
 
     var nextDeadline: Double? { filter.nextDeadline }
 
+    /// The touches down are stuck: each ends on the copy (`slotStuck`).
+    mutating func contactsStuck(at time: Double, into out: inout LiveInputMachine.Output) {
+        let start = out.copyEvents.count
+        for slot in filter.activeSlots { filter.slotStuck(slot, at: time, into: &out.copyEvents) }
+        write(from: start, into: &out)
+    }
+
     /// The panel is gone (or the daemon stops): every forwarded touch ends.
     mutating func sourceLost(at time: Double, into out: inout LiveInputMachine.Output) {
         let start = out.copyEvents.count

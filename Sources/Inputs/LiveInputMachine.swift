@@ -30,6 +30,8 @@ public struct LiveInputMachine: Sendable {
         public var transitionEvents = 0
         public var attaches = 0
         public var losses = 0
+        /// Contacts ended as stuck (`[filter] stuck_after`).
+        public var stuckContacts = 0
     }
 
     /// What the rules depend on, set by the CLI before the input starts.
@@ -40,7 +42,9 @@ public struct LiveInputMachine: Sendable {
         var records = false
         /// Filter mode (`[input] mode = "filter"`): the hold in seconds; nil in the other modes.
         var filterHold: Double?
-        /// Filter mode's `[filter]` rules: what else the copies never get, and how they are written.
+        /// The `[filter]` rules: in filter mode, what else the copies never
+        /// get and how they are written; in every mode, the engine's frames
+        /// leave out palms over `palm_mm` and end contacts stuck for `stuck_after`.
         var filterRules: FilterRules = .none
     }
 
@@ -71,6 +75,9 @@ public struct LiveInputMachine: Sendable {
     var counters = Counters()
     /// The newest input event's time (µs) in the batch so far.
     var newestInputTime: Int64?
+    /// Per source, the time (µs) of its last event: with contacts down, its
+    /// stuck deadline is that + `stuck_after`.
+    var lastEventTimes: [Int: Int64] = [:]
 
     /// The engine's trace lines (`--verbose`) not yet among the actions.
     let traceLines: TraceLines?
@@ -142,6 +149,7 @@ public struct LiveInputMachine: Sendable {
         statistics.devicesAttached = devices.count
         statistics.devicesLost = counters.losses
         statistics.resyncs = counters.resyncs
+        statistics.stuckContacts = counters.stuckContacts
         return statistics
     }
 }

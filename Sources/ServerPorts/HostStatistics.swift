@@ -20,6 +20,8 @@ public struct HostStatistics: Sendable, Equatable {
     public var devicesLost = 0
     /// `SYN_DROPPED` resynchronisations since start.
     public var resyncs = 0
+    /// Contacts ended as stuck (`[filter] stuck_after`) since start.
+    public var stuckContacts = 0
     /// Bytes the flight recorder's rings hold now.
     public var flightRecorderBytes = 0
 
