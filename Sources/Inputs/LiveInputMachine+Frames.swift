@@ -11,6 +11,11 @@ extension LiveInputMachine {
     /// cancel), and in filter mode the panel's filter then hears what the
     /// engine says of each touch. Events of a panel not attached are dropped.
     mutating func events(_ input: [InputEvent], source: Int, into out: inout Output) {
+        // A stuck deadline that passed before these events (the timer was
+        // late) ends its contacts first, as it would have on time.
+        if let first = input.first, let deadline = stuckDeadline(of: source), deadline <= Double(first.time) * 1e-6 {
+            endStuckContacts(by: deadline, into: &out)
+        }
         // Taken out, so that the assembler's storage is uniquely referenced while feeding.
         guard var frames = assemblers.removeValue(forKey: source) else { return }
         var filter = filters.removeValue(forKey: source)

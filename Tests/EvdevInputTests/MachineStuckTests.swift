@@ -129,8 +129,11 @@ struct MachineStuckTests {
         // again (as a new edge pan would), and lifts.
         var later: [InputEvent] = []
         for k in 0...30 { later += move(20_000_000 + Int64(k) * 10_000, x: k < 10 ? 2500 - Int32(k) * 245 : 50 + Int32(k - 10) * 120) }
-        later += lift(20_400_000)
         s.play(later)
+        // The engine's frames do not have it: it is no contact any more.
+        #expect(s.machine.assemblers[0]?.frame.contacts.isEmpty == true)
+        #expect(s.machine.assemblers[0]?.frame.time == 20.3)
+        s.play(lift(20_400_000))
         s.settle()
         #expect(s.events.count == events)
         #expect(s.written[0, default: []].count == written)
@@ -141,6 +144,18 @@ struct MachineStuckTests {
         s.settle()
         let after = s.written[0, default: []]
         #expect(after.begun.count == 1 && copyIsIdle(after))
+    }
+
+    @Test func aLateTimerStillEndsTheContactsBeforeThePanelsNextEvents() {
+        var s = script(rules)
+        s.play(Array(drag(x0: 50, x1: 2500, seconds: 0.3, end: 10_000_000).dropLast(3)))
+        #expect(s.tickAt == 12.0)
+        // The panel speaks again at 13 s, before the timer fired.
+        s.batch(move(13_000_000, x: 2600))
+        let ended = s.events.filter { $0.kind == .ended }
+        #expect(ended.map(\.reason) == [.stuck])
+        #expect(ended.first?.time == 12.0)
+        #expect(s.machine.counters.stuckContacts == 1)
     }
 
     @Test func offByDefault() {
