@@ -21,7 +21,7 @@ public enum MetricNames {
         help: "Interactions begun (began events), by transition.")
     public static let transitionsEnded = MetricDeclaration(
         name: "transitiond_transitions_ended_total", kind: .counter,
-        help: "Interactions ended (ended events), by transition, decision (finish, cancel) and reason (released, device-lost, client-lost, command, shutdown, reload).")
+        help: "Interactions ended (ended events), by transition, decision (finish, cancel) and reason (released, device-lost, client-lost, command, shutdown, reload, palm, stuck).")
     public static let candidatesRejected = MetricDeclaration(
         name: "transitiond_candidates_rejected_total", kind: .counter,
         help: "Touches a transition looked at and did not take, by transition and why (outside-edge, sideways, ...).")
@@ -40,6 +40,9 @@ public enum MetricNames {
     public static let ghostTouches = MetricDeclaration(
         name: "transitiond_ghost_touches_total", kind: .counter,
         help: "Filter mode: ghost taps quarantined (ghost_touches = \"quarantine\"): periodic still taps at one place, never written to the UI's copy.")
+    public static let stuckContacts = MetricDeclaration(
+        name: "transitiond_stuck_contacts_total", kind: .counter,
+        help: "Contacts ended as stuck: no event from their panel for [filter] stuck_after seconds while down.")
     public static let devicesLost = MetricDeclaration(
         name: "transitiond_input_devices_lost_total", kind: .counter,
         help: "Panels lost (unplugged, or a read error); their gestures were cancelled.")
@@ -86,7 +89,7 @@ public enum MetricNames {
     /// All of them, for the factory's help lines.
     public static let all: [MetricDeclaration] = [
         transitionsBegan, transitionsEnded, candidatesRejected,
-        inputEvents, inputFrames, inputResyncs, ghostTouches, devicesLost, devicesAttached, inputWaiting, flightRecorderBytes,
+        inputEvents, inputFrames, inputResyncs, ghostTouches, stuckContacts, devicesLost, devicesAttached, inputWaiting, flightRecorderBytes,
         inputToWrite,
         clients, connections, connectionsRefused, linesCoalesced, backlogDisconnects, commands,
         buildInfo,

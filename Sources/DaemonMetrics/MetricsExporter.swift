@@ -86,6 +86,7 @@ public final class MetricsExporter: @unchecked Sendable {
         if live {
             count(MetricNames.inputResyncs, [], host.resyncs)
             count(MetricNames.ghostTouches, [], host.ghostTouches)
+            count(MetricNames.stuckContacts, [], host.stuckContacts)
             count(MetricNames.devicesLost, [], host.devicesLost)
             gauge(MetricNames.devicesAttached, [], host.devicesAttached)
             gauge(MetricNames.inputWaiting, [], host.devicesAttached == 0 ? 1 : 0)

@@ -33,8 +33,12 @@ public enum EventCode {
     public static let ABS_X: UInt16 = 0x00
     public static let ABS_Y: UInt16 = 0x01
     public static let ABS_MT_SLOT: UInt16 = 0x2f
+    /// A contact's major axis (in units of the axis's resolution per mm).
+    public static let ABS_MT_TOUCH_MAJOR: UInt16 = 0x30
     public static let ABS_MT_POSITION_X: UInt16 = 0x35
     public static let ABS_MT_POSITION_Y: UInt16 = 0x36
+    /// A contact's tool: MT_TOOL_FINGER (0), MT_TOOL_PEN (1), MT_TOOL_PALM (2), …
+    public static let ABS_MT_TOOL_TYPE: UInt16 = 0x37
     public static let ABS_MT_TRACKING_ID: UInt16 = 0x39
 
     public static let INPUT_PROP_DIRECT: Int = 0x01
@@ -45,6 +49,8 @@ public enum EventCode {
         case ABS_X: return "ABS_X"
         case ABS_Y: return "ABS_Y"
         case ABS_MT_SLOT: return "ABS_MT_SLOT"
+        case ABS_MT_TOUCH_MAJOR: return "ABS_MT_TOUCH_MAJOR"
+        case ABS_MT_TOOL_TYPE: return "ABS_MT_TOOL_TYPE"
         case ABS_MT_POSITION_X: return "ABS_MT_POSITION_X"
         case ABS_MT_POSITION_Y: return "ABS_MT_POSITION_Y"
         case ABS_MT_TRACKING_ID: return "ABS_MT_TRACKING_ID"

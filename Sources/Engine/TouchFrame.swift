@@ -28,6 +28,11 @@ public struct TouchFrame: Sendable, Equatable {
     public var contacts: [Contact]
     /// Which touchscreen (0 with one; an index below `maximumSources`).
     public var source: Int
+    /// Contacts of the frame before that are gone from this one without
+    /// lifting (a palm, a stuck contact: `TouchFrameAssembler`): a gesture
+    /// one of them takes part in is cancelled with its reason, never
+    /// released. Empty in almost every frame.
+    public var withdrawn: [WithdrawnContact] = []
 
     /// How many touchscreens the engine tells apart; a frame of a source
     /// beyond them is ignored (the input side never numbers one so high).
@@ -37,6 +42,18 @@ public struct TouchFrame: Sendable, Equatable {
         self.time = time
         self.contacts = contacts
         self.source = source
+    }
+}
+
+/// A contact taken out of the frames without lifting, and why.
+public struct WithdrawnContact: Sendable, Equatable {
+    public var id: Int
+    /// `.palm` or `.stuck`.
+    public var reason: EndReason
+
+    public init(id: Int, reason: EndReason) {
+        self.id = id
+        self.reason = reason
     }
 }
 

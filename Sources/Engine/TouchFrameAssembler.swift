@@ -10,6 +10,16 @@ public struct DeviceSetupError: Error, Sendable, Equatable, CustomStringConverti
 /// (`SYN_MT_REPORT` packets) or single touch (`BTN_TOUCH` + `ABS_X`/`ABS_Y`),
 /// chosen from the device's axes; positions normalised by the axes' absinfo.
 /// Feed it events; after a `SYN_REPORT` it has a frame.
+///
+/// Palms (`PalmRule`: `MT_TOOL_PALM`, or a major axis over `palm_mm`) never
+/// appear in the frames. A contact that becomes one mid-touch leaves them
+/// as withdrawn (`TouchFrame.withdrawn`, reason `palm`), not lifted, and so
+/// does every contact `withdrawAll` ends (a stuck one). A withdrawn contact
+/// stays out until its slot gets a new tracking id (or, single touch, until
+/// BTN_TOUCH goes up; protocol A, until a frame with no contact): the panel
+/// may go on reporting it, but the engine has ended it and the UI's copy
+/// has seen it lift, so bringing it back would be a touch-down where no
+/// finger landed (and one that might start a gesture from wherever it is).
 public struct TouchFrameAssembler: Sendable {
     /// The touch protocol a device speaks.
     public enum TouchProtocol: Sendable, Equatable {
@@ -41,6 +51,12 @@ public struct TouchFrameAssembler: Sendable {
         var fresh = false
         var downX = 0.0
         var downY = 0.0
+        /// ABS_MT_TOOL_TYPE and ABS_MT_TOUCH_MAJOR, for the palm rule
+        /// (kept across touches, as the kernel's slots keep them).
+        var tool: Int32 = 0
+        var major: Int32 = 0
+        /// Taken out of the frames (a palm, a stuck contact) until its next touch.
+        var withdrawn = false
     }
 
     /// One protocol-A packet being read.
@@ -48,6 +64,8 @@ public struct TouchFrameAssembler: Sendable {
         var x: Int32? = nil
         var y: Int32? = nil
         var trackingID: Int32? = nil
+        var tool: Int32? = nil
+        var major: Int32? = nil
     }
 
     public let touchProtocol: TouchProtocol
@@ -57,6 +75,8 @@ public struct TouchFrameAssembler: Sendable {
     public var timeOrigin: Int64
     /// Panel positions → screen positions (calibration, rotation, flips).
     public let geometry: ScreenGeometry
+    /// Which contacts are palms.
+    public let palmRule: PalmRule
 
     /// Protocol B's slots (none for the other protocols).
     private var slots: [Slot]
@@ -72,15 +92,20 @@ public struct TouchFrameAssembler: Sendable {
     private var packet = Packet()
     private var packets: [Packet] = []
     private var previousA: [Slot] = []
+    /// Protocol A after `withdrawAll`: every packet is ignored until a frame without one.
+    private var stuckA = false
 
     /// The frame completed by the last `SYN_REPORT`.
     public private(set) var frame = TouchFrame(time: 0, contacts: [])
 
     /// `source`: which touchscreen this is; its frames carry it.
+    /// `palmMillimetres`: `[filter] palm_mm` (nil: only `MT_TOOL_PALM` tells a palm).
     public init(device: DeviceDescription, timeOrigin: Int64 = 0,
-                geometry: ScreenGeometry = .identity, source: Int = 0) throws(DeviceSetupError) {
+                geometry: ScreenGeometry = .identity, source: Int = 0,
+                palmMillimetres: Double? = nil) throws(DeviceSetupError) {
         self.timeOrigin = timeOrigin
         self.geometry = geometry
+        palmRule = PalmRule(millimetres: palmMillimetres, device: device)
         frame.source = source
         let info = device.absInfo
         let xCode: UInt16, yCode: UInt16
@@ -123,8 +148,50 @@ public struct TouchFrameAssembler: Sendable {
     /// filter asks the engine about a slot.
     public func contactID(inSlot slot: Int) -> Int? {
         guard case .multitouchB = touchProtocol, slot >= 0, slot < slots.count,
-              slots[slot].trackingID >= 0, slots[slot].touch > 0 else { return nil }
+              slots[slot].trackingID >= 0, slots[slot].touch > 0, !slots[slot].withdrawn else { return nil }
         return slots[slot].touch
+    }
+
+    /// True if some contact is down (in the last frame, or begun since).
+    public var hasContacts: Bool {
+        switch touchProtocol {
+        case .multitouchB: return slots.contains { $0.trackingID >= 0 && !$0.withdrawn }
+        case .multitouchA: return !stuckA && previousA.contains { !$0.withdrawn }
+        case .singleTouch: return single.trackingID >= 0 && !single.withdrawn
+        }
+    }
+
+    /// Ends every contact down without a lift (the panel's silence says
+    /// they are stuck: `[filter] stuck_after`): `frame` becomes a frame at
+    /// `time` (seconds, as frames' times) with none of them, each in its
+    /// `withdrawn` with `reason`; they stay out until their next touch (see
+    /// above). Returns how many contacts that frame withdrew (0: none was
+    /// down, and `frame` is then an empty frame at `time`).
+    @discardableResult
+    public mutating func withdrawAll(at time: Double, reason: EndReason) -> Int {
+        frame.time = time
+        frame.contacts.clearKeepingCapacity()
+        frame.withdrawn.removeAll(keepingCapacity: true)
+        switch touchProtocol {
+        case .multitouchB:
+            for i in slots.indices { Self.withdraw(&slots[i], reason, into: &frame.withdrawn) }
+        case .multitouchA:
+            // Every contact of the last frame is down (they may have no tracking id).
+            if !stuckA {
+                for c in previousA where !c.withdrawn { frame.withdrawn.append(WithdrawnContact(id: c.touch, reason: reason)) }
+                stuckA = !previousA.isEmpty
+            }
+        case .singleTouch:
+            Self.withdraw(&single, reason, into: &frame.withdrawn)
+        }
+        return frame.withdrawn.count
+    }
+
+    private static func withdraw(_ slot: inout Slot, _ reason: EndReason, into withdrawn: inout [WithdrawnContact]) {
+        guard slot.trackingID >= 0, !slot.withdrawn else { return }
+        slot.withdrawn = true
+        // A contact never in a frame (no SYN_REPORT yet) has nothing to cancel.
+        if !slot.fresh { withdrawn.append(WithdrawnContact(id: slot.touch, reason: reason)) }
     }
 
     // MARK: Feeding events
@@ -175,14 +242,20 @@ public struct TouchFrameAssembler: Sendable {
                 guard currentSlot >= 0 else { return }
                 if value < 0 {
                     slots[currentSlot].trackingID = -1
+                    slots[currentSlot].withdrawn = false
                 } else if value != slots[currentSlot].trackingID {
                     // A new touch (even without a lift in between); the slot
                     // keeps its last X and Y until new ones arrive.
                     slots[currentSlot].trackingID = value
                     slots[currentSlot].touch = nextTouch
                     slots[currentSlot].fresh = true
+                    slots[currentSlot].withdrawn = false
                     nextTouch += 1
                 }
+            case EventCode.ABS_MT_TOOL_TYPE:
+                if currentSlot >= 0 { slots[currentSlot].tool = value }
+            case EventCode.ABS_MT_TOUCH_MAJOR:
+                if currentSlot >= 0 { slots[currentSlot].major = value }
             default:
                 return
             }
@@ -191,6 +264,8 @@ public struct TouchFrameAssembler: Sendable {
             case EventCode.ABS_MT_POSITION_X: packet.x = value
             case EventCode.ABS_MT_POSITION_Y: packet.y = value
             case EventCode.ABS_MT_TRACKING_ID: packet.trackingID = value
+            case EventCode.ABS_MT_TOOL_TYPE: packet.tool = value
+            case EventCode.ABS_MT_TOUCH_MAJOR: packet.major = value
             default: return
             }
         case .singleTouch:
@@ -215,6 +290,7 @@ public struct TouchFrameAssembler: Sendable {
             }
             frame.time = Double(event.time &- timeOrigin) * 1e-6
             frame.contacts.clearKeepingCapacity()
+            if !frame.withdrawn.isEmpty { frame.withdrawn.removeAll(keepingCapacity: true) }
             switch touchProtocol {
             case .multitouchB: collectSlots()
             case .multitouchA: collectPackets()
@@ -238,9 +314,20 @@ public struct TouchFrameAssembler: Sendable {
     // MARK: Building frames
 
     private mutating func collectSlots() {
-        for i in slots.indices where slots[i].trackingID >= 0 {
+        for i in slots.indices where slots[i].trackingID >= 0 && !slots[i].withdrawn {
+            if palmRule.isPalm(tool: slots[i].tool, major: slots[i].major) {
+                Self.withdrawPalm(&slots[i], into: &frame.withdrawn)
+                continue
+            }
             frame.contacts.append(Self.contact(&slots[i], xAxis, yAxis, geometry))
         }
+    }
+
+    /// A contact that is a palm: out of the frames until its next touch; one
+    /// that was in them (it became a palm mid-touch) is withdrawn.
+    private static func withdrawPalm(_ slot: inout Slot, into withdrawn: inout [WithdrawnContact]) {
+        slot.withdrawn = true
+        if !slot.fresh { withdrawn.append(WithdrawnContact(id: slot.touch, reason: .palm)) }
     }
 
     private mutating func collectSingle() {
@@ -251,9 +338,11 @@ public struct TouchFrameAssembler: Sendable {
                 single.fresh = true
                 nextTouch += 1
             }
+            if single.withdrawn { return }
             frame.contacts.append(Self.contact(&single, xAxis, yAxis, geometry))
         } else {
             single.trackingID = -1
+            single.withdrawn = false
         }
     }
 
@@ -261,6 +350,13 @@ public struct TouchFrameAssembler: Sendable {
     /// identity; without one, the i-th packet continues the i-th contact of
     /// the previous frame.
     private mutating func collectPackets() {
+        // After `withdrawAll`, contacts stay out until a frame with none.
+        if stuckA {
+            if packets.isEmpty { stuckA = false }
+            previousA.removeAll(keepingCapacity: true)
+            packets.removeAll(keepingCapacity: true)
+            return
+        }
         var next: [Slot] = []
         next.reserveCapacity(packets.count)
         for (i, p) in packets.enumerated() {
@@ -279,7 +375,12 @@ public struct TouchFrameAssembler: Sendable {
             }
             if let x = p.x { slot.x = x }
             if let y = p.y { slot.y = y }
-            frame.contacts.append(Self.contact(&slot, xAxis, yAxis, geometry))
+            if let tool = p.tool { slot.tool = tool }
+            if let major = p.major { slot.major = major }
+            if !slot.withdrawn && palmRule.isPalm(tool: slot.tool, major: slot.major) {
+                Self.withdrawPalm(&slot, into: &frame.withdrawn)
+            }
+            if !slot.withdrawn { frame.contacts.append(Self.contact(&slot, xAxis, yAxis, geometry)) }
             next.append(slot)
         }
         previousA = next

@@ -79,6 +79,7 @@ public struct TransitionEngine: Sendable {
         now = max(now, frame.time)
         let source = frame.source
         if explanations != nil { noteTouchDowns(frame) }
+        if !frame.withdrawn.isEmpty { cancelWithdrawn(frame, into: &events) }
         // Forget claims on lifted contacts (looked for first: most frames lift none).
         if claimed.contains(where: { Self.isLifted($0, in: frame) }) {
             claimed.removeAll { Self.isLifted($0, in: frame) }
@@ -121,6 +122,20 @@ public struct TransitionEngine: Sendable {
         while fingersDown.count <= source { fingersDown.append(0) }
         if fingersDown[source] != free.count { fingersDown[source] = free.count }
         dropRetiredIfIdle()
+    }
+
+    /// Contacts that left without lifting (a palm, a stuck contact): an
+    /// interaction one of them drives ends with a cancel for its reason and
+    /// animates back, before the frame is looked at (there, its contacts'
+    /// absence would read as a release, which may finish it). Their claims
+    /// go as for lifted contacts.
+    private mutating func cancelWithdrawn(_ frame: borrowing TouchFrame, into events: inout [TransitionEvent]) {
+        for i in machines.indices where machines[i].isInteracting && machines[i].ownedSource == frame.source {
+            let owned = machines[i].ownedContacts
+            guard let gone = frame.withdrawn.first(where: { owned.contains($0.id) }) else { continue }
+            let action = machines[i].handleCancel(at: frame.time, reason: gone.reason)
+            perform(action, transition: i, time: frame.time, into: &events)
+        }
     }
 
     /// Whether a claimed contact is gone from its touchscreen's frame.

@@ -126,4 +126,10 @@ public enum EndReason: String, Sendable, Equatable {
     /// A reload dropped or renamed the transition while it was interacting:
     /// nothing could end it any more (its name is gone), so the reload does.
     case reload
+    /// One of its contacts became a palm (`MT_TOOL_PALM`, or a major axis
+    /// over `[filter] palm_mm`): a palm is no finger, so its end is no release.
+    case palm
+    /// One of its contacts was stuck: no report for `[filter] stuck_after`
+    /// seconds while its panel was otherwise silent.
+    case stuck
 }

@@ -30,6 +30,8 @@ extension EndReason {
         case .command: return .command
         case .shutdown: return .shutdown
         case .reload: return .reload
+        case .palm: return .palm
+        case .stuck: return .stuck
         }
     }
 }

@@ -31,7 +31,9 @@ extension DeviceHost {
         get { machine.settings.filterHold }
         set { machine.settings.filterHold = newValue }
     }
-    /// Filter mode's `[filter]` rules, for the panels attached from now on.
+    /// The `[filter]` rules, for the panels attached from now on: filter
+    /// mode's copies apply them all; in every mode the engine's frames
+    /// apply `palm_mm` and `stuck_after`.
     public var filterRules: FilterRules {
         get { machine.settings.filterRules }
         set { machine.settings.filterRules = newValue }

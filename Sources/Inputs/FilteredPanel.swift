@@ -86,6 +86,13 @@ struct FilteredPanel: Sendable {
     /// `value` rounded to 1/`per` (no Foundation for a format).
     static func rounded(_ value: Double, _ per: Double) -> Double { (value * per).rounded() / per }
 
+    /// The touches down are stuck: each ends on the copy (`slotStuck`).
+    mutating func contactsStuck(at time: Double, into out: inout LiveInputMachine.Output) {
+        let start = out.copyEvents.count
+        for slot in filter.activeSlots { filter.slotStuck(slot, at: time, into: &out.copyEvents) }
+        write(from: start, into: &out)
+    }
+
     /// The panel is gone (or the daemon stops): every forwarded touch ends.
     mutating func sourceLost(at time: Double, into out: inout LiveInputMachine.Output) {
         let start = out.copyEvents.count

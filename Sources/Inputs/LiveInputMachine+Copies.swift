@@ -125,6 +125,7 @@ extension LiveInputMachine {
         if let max = rules.maxContacts { parts.append("max_contacts \(max)") }
         if !rules.regions.isEmpty { parts.append("\(rules.regions.count) region\(rules.regions.count == 1 ? "" : "s")") }
         if let mm = rules.palmMillimetres { parts.append("palm_mm \(mm)") }
+        if let after = rules.stuckAfter { parts.append("stuck_after \(after) s") }
         if rules.transform { parts.append("transform") }
         switch rules.ghostTouches {
         case .off: break

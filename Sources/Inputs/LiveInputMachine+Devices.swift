@@ -21,7 +21,8 @@ extension LiveInputMachine {
         resolveLengths(attaching: attached, geometry: geometry, resolves: resolvesLengths, into: &out)
         do {
             assemblers[source] = try TouchFrameAssembler(device: attached.description, timeOrigin: 0, geometry: geometry,
-                                                         source: source)
+                                                         source: source,
+                                                         palmMillimetres: settings.filterRules.palmMillimetres)
         } catch {
             out.log(.error, "\(attached.path): \(error.message)")
             return
@@ -61,6 +62,7 @@ extension LiveInputMachine {
         if var panel = filters.removeValue(forKey: source) { panel.sourceLost(at: time, into: &out) }
         for i in copies.indices where copies[i].user == source { copies[i].user = nil }
         assemblers[source] = nil
+        lastEventTimes[source] = nil
         devices[source] = nil
         geometries[source] = nil
         engine.nameSource(source, nil)

@@ -11,11 +11,19 @@ extension LiveInputMachine {
     /// cancel), and in filter mode the panel's filter then hears what the
     /// engine says of each touch. Events of a panel not attached are dropped.
     mutating func events(_ input: [InputEvent], source: Int, into out: inout Output) {
+        // A stuck deadline that passed before these events (the timer was
+        // late) ends its contacts first, as it would have on time.
+        if let first = input.first, let deadline = stuckDeadline(of: source), deadline <= Double(first.time) * 1e-6 {
+            endStuckContacts(by: deadline, into: &out)
+        }
         // Taken out, so that the assembler's storage is uniquely referenced while feeding.
         guard var frames = assemblers.removeValue(forKey: source) else { return }
         var filter = filters.removeValue(forKey: source)
         counters.inputEvents += input.count
-        if let last = input.last { newestInputTime = max(newestInputTime ?? last.time, last.time) }
+        if let last = input.last {
+            newestInputTime = max(newestInputTime ?? last.time, last.time)
+            lastEventTimes[source] = last.time
+        }
         if settings.records { out.actions.append(.record(input, source: source)) }
         for event in input {
             if event.type == EventCode.EV_SYN && event.code == EventCode.SYN_DROPPED {
@@ -74,6 +82,7 @@ extension LiveInputMachine {
     mutating func tick(due deadline: Double, now: Double, into out: inout Output) {
         guard !stopped else { return }
         let time = max(now, deadline)
+        endStuckContacts(by: time, into: &out)
         for i in filters.values.indices { filters.values[i].advance(to: time, into: &out) }
         engine.advance(to: time, into: &out.events)
         if !out.events.isEmpty {
@@ -83,12 +92,53 @@ extension LiveInputMachine {
         scheduleTick(into: &out)
     }
 
-    /// One timer at the next deadline: the engine's next animation frame
-    /// or a filter's held touch or delayed frame; none once stopped.
+    // MARK: Stuck contacts
+
+    /// When the contacts down on `source` count as stuck (`[filter]
+    /// stuck_after`): its last event's time + `stuck_after`, nil when the
+    /// rule is off or no contact is down. Any event of the panel moves it:
+    /// a contact is stuck only while its whole panel is silent (a finger
+    /// held still on a panel that reports nothing looks the same, hence
+    /// the docs' advice to set it above the longest press).
+    func stuckDeadline(of source: Int) -> Double? {
+        guard let after = settings.filterRules.stuckAfter, let last = lastEventTimes[source],
+              assemblers[source]?.hasContacts == true else { return nil }
+        return Double(last) * 1e-6 + after
+    }
+
+    /// Ends the contacts of every panel whose stuck deadline came by `time`,
+    /// at that deadline (never before the engine's time): the engine gets a
+    /// frame without them (a transition one drives ends with a cancel,
+    /// reason `stuck`), the panel's copy sees them lift, and they are
+    /// counted. The panel's later events for them change nothing until
+    /// their slots get new touches (`TouchFrameAssembler.withdrawAll`).
+    mutating func endStuckContacts(by time: Double, into out: inout Output) {
+        for source in assemblers.keys.sorted() {
+            guard let deadline = stuckDeadline(of: source), deadline <= time,
+                  var frames = assemblers.removeValue(forKey: source) else { continue }
+            let at = max(deadline, engine.now)
+            let count = frames.withdrawAll(at: at, reason: .stuck)
+            engine.process(frames.frame, into: &out.events)
+            if var panel = filters.removeValue(forKey: source) {
+                panel.contactsStuck(at: at, into: &out)
+                filters[source] = panel
+            }
+            assemblers[source] = frames
+            counters.stuckContacts += count
+            out.log(.notice, "\(devices[source]?.path ?? "the panel"): \(count) contact\(count == 1 ? "" : "s") stuck (no event for \(settings.filterRules.stuckAfter ?? 0) s) ended (\(counters.stuckContacts) so far)")
+        }
+    }
+
+    /// One timer at the next deadline: the engine's next animation frame,
+    /// a filter's held touch or delayed frame, or a panel's stuck deadline;
+    /// none once stopped.
     func scheduleTick(into out: inout Output) {
         var next = stopped ? nil : engine.nextDeadline
         for panel in filters.values where !stopped {
             if let t = panel.nextDeadline { next = min(next ?? t, t) }
+        }
+        for source in assemblers.keys where !stopped {
+            if let t = stuckDeadline(of: source) { next = min(next ?? t, t) }
         }
         out.actions.append(next.map { .scheduleTick($0) } ?? .cancelTick)
     }

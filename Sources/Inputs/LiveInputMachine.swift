@@ -32,6 +32,8 @@ public struct LiveInputMachine: Sendable {
         public var losses = 0
         /// Filter mode: predicted ghost taps quarantined (`ghost_touches`).
         public var ghostTouches = 0
+        /// Contacts ended as stuck (`[filter] stuck_after`).
+        public var stuckContacts = 0
     }
 
     /// What the rules depend on, set by the CLI before the input starts.
@@ -42,7 +44,9 @@ public struct LiveInputMachine: Sendable {
         var records = false
         /// Filter mode (`[input] mode = "filter"`): the hold in seconds; nil in the other modes.
         var filterHold: Double?
-        /// Filter mode's `[filter]` rules: what else the copies never get, and how they are written.
+        /// The `[filter]` rules: in filter mode, what else the copies never
+        /// get and how they are written; in every mode, the engine's frames
+        /// leave out palms over `palm_mm` and end contacts stuck for `stuck_after`.
         var filterRules: FilterRules = .none
     }
 
@@ -73,6 +77,9 @@ public struct LiveInputMachine: Sendable {
     var counters = Counters()
     /// The newest input event's time (µs) in the batch so far.
     var newestInputTime: Int64?
+    /// Per source, the time (µs) of its last event: with contacts down, its
+    /// stuck deadline is that + `stuck_after`.
+    var lastEventTimes: [Int: Int64] = [:]
 
     /// The engine's trace lines (`--verbose`) not yet among the actions.
     let traceLines: TraceLines?
@@ -145,6 +152,7 @@ public struct LiveInputMachine: Sendable {
         statistics.devicesLost = counters.losses
         statistics.resyncs = counters.resyncs
         statistics.ghostTouches = counters.ghostTouches
+        statistics.stuckContacts = counters.stuckContacts
         return statistics
     }
 }

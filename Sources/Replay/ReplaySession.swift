@@ -62,8 +62,12 @@ public struct ReplaySession: Sendable {
     /// `readingEvents`: the first input holds only the events read so far
     /// (at least one); the caller hands over the rest as it reads them
     /// (`appendEvents`, then `endOfEvents`), when `needsEvents` asks.
+    /// `palmMillimetres`: the config's `[filter] palm_mm`, applied to the
+    /// recordings' frames as the live daemon applies it (`MT_TOOL_PALM`
+    /// always is).
     public init(configuration: EngineConfiguration, inputs: [ReplayInput], loops: Int = 1,
-                geometry: ScreenGeometry = .identity, readingEvents: Bool = false) throws(ReplayError) {
+                geometry: ScreenGeometry = .identity, readingEvents: Bool = false,
+                palmMillimetres: Double? = nil) throws(ReplayError) {
         self.geometry = geometry
         engine = TransitionEngine(configuration: try Self.resolve(configuration, for: inputs, geometry: geometry))
         self.inputs = inputs
@@ -71,7 +75,8 @@ public struct ReplaySession: Sendable {
         var prepared: [TouchFrameAssembler] = []
         for input in inputs {
             do {
-                prepared.append(try TouchFrameAssembler(device: input.device, geometry: geometry))
+                prepared.append(try TouchFrameAssembler(device: input.device, geometry: geometry,
+                                                        palmMillimetres: palmMillimetres))
             } catch {
                 throw ReplayError(path: input.path, message: error.message)
             }

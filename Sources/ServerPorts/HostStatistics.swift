@@ -22,6 +22,8 @@ public struct HostStatistics: Sendable, Equatable {
     public var resyncs = 0
     /// Filter mode: ghost taps quarantined (`ghost_touches`) since start.
     public var ghostTouches = 0
+    /// Contacts ended as stuck (`[filter] stuck_after`) since start.
+    public var stuckContacts = 0
     /// Bytes the flight recorder's rings hold now.
     public var flightRecorderBytes = 0
 

@@ -7,7 +7,7 @@ import Engine
 /// written to the copy under `transform`.
 struct AppliedRules: Sendable {
     /// ABS_MT_TOOL_TYPE's value for a palm (linux/input.h `MT_TOOL_PALM`).
-    static let palmTool: Int32 = 2
+    static let palmTool: Int32 = PalmRule.palmTool
 
     /// One position axis pair the copy carries (MT_POSITION_X/Y, MT_TOOL_X/Y):
     /// their indices in the contact axes, the panel's ranges (to normalise)
@@ -64,9 +64,10 @@ struct AppliedRules: Sendable {
         limitsContacts = rules.maxContacts != nil || rules.regions.contains { $0.maxContacts != nil }
         toolTypeAxis = layout.contactAxis(of: FilterEventCode.ABS_MT_TOOL_TYPE)
         // No resolution, no millimetres: then only MT_TOOL_PALM tells a palm.
-        if let mm = rules.palmMillimetres, let axis = layout.contactAxis(of: FilterEventCode.ABS_MT_TOUCH_MAJOR),
-           let resolution = device.absInfo[FilterEventCode.ABS_MT_TOUCH_MAJOR]?.resolution, resolution > 0 {
-            palmMajor = (axis, mm * Double(resolution))
+        // The threshold is the engine's (`PalmRule`), so that both see the same palms.
+        if let over = PalmRule(millimetres: rules.palmMillimetres, device: device).majorOver,
+           let axis = layout.contactAxis(of: FilterEventCode.ABS_MT_TOUCH_MAJOR) {
+            palmMajor = (axis, over)
         } else {
             palmMajor = nil
         }

@@ -251,6 +251,31 @@ public struct TouchFilterMachine: Sendable {
         for slot in touches.indices { touches[slot] = nil }
     }
 
+    /// The touch in source slot `slot` is stuck (`[filter] stuck_after`: the
+    /// panel said nothing for that long): it ends on the copy now, in a frame
+    /// of its own (its tracking id -1, the key bits and pointer axes to
+    /// match), with its delayed frames dropped; a held one is never output.
+    /// What the panel says later of that same touch changes nothing (it is
+    /// swallowed, as a claimed one is); the slot's next tracking id is a new
+    /// touch. Nothing happens for an empty slot or one whose touch the copy
+    /// never had.
+    public mutating func slotStuck(_ slot: Int, at time: Double, into output: inout [Output]) {
+        let now = tick(time)
+        emitDelayed(by: now, into: &output)
+        guard slot >= 0, slot < touches.count, let touch = touches[slot] else { return }
+        switch touch.disposition {
+        case .swallowed, .withheld:
+            return
+        case .held:
+            touches[slot]?.disposition = .swallowed
+        case .forwarded:
+            delayed.removeSteps(for: touch.id)
+            clone.end(touch.id)
+            touches[slot]?.disposition = .swallowed
+            clone.flush(due: now, into: &output)
+        }
+    }
+
     /// `time`, or the latest time seen if that is later or `time` is not finite.
     mutating func tick(_ time: Double) -> Double {
         var now = time.isFinite ? time : (clock ?? 0)

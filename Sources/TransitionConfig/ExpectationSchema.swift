@@ -9,7 +9,7 @@ enum ExpectationSchema {
     /// Every decision, for the `decision` key.
     static let decisions: [Decision] = [.finish, .cancel]
     /// Every end reason, for the `reason` key.
-    static let reasons: [EndReason] = [.released, .deviceLost, .clientLost, .command, .shutdown, .reload]
+    static let reasons: [EndReason] = [.released, .deviceLost, .clientLost, .command, .shutdown, .reload, .palm, .stuck]
 
     /// Keeps `decisions` and `reasons` complete: a new case of either makes
     /// this switch fail to compile until it is listed above (never called).
@@ -18,7 +18,7 @@ enum ExpectationSchema {
         case .finish, .cancel: break
         }
         switch reason {
-        case .released, .deviceLost, .clientLost, .command, .shutdown, .reload: break
+        case .released, .deviceLost, .clientLost, .command, .shutdown, .reload, .palm, .stuck: break
         }
     }
 

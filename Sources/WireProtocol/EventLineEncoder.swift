@@ -90,6 +90,8 @@ public struct EventLineEncoder: Sendable {
                     case .command: out.raw("command")
                     case .shutdown: out.raw("shutdown")
                     case .reload: out.raw("reload")
+                    case .palm: out.raw("palm")
+                    case .stuck: out.raw("stuck")
                     }
                     out.byte(UInt8(ascii: "\""))
                 }

@@ -38,6 +38,10 @@ extension TransitionUpdate {
         case deviceLost = "device-lost"
         case clientLost = "client-lost"
         case command, shutdown, reload
+        /// A contact of the gesture became a palm.
+        case palm
+        /// A contact of the gesture was stuck (`[filter] stuck_after`).
+        case stuck
     }
 }
 

@@ -108,7 +108,8 @@ struct ReplayCommand: ParsableCommand {
             var session: ReplaySession
             do {
                 session = try ReplaySession(configuration: configuration, inputs: inputs, loops: loop,
-                                            geometry: daemon.input.geometry(), readingEvents: readAhead != nil)
+                                            geometry: daemon.input.geometry(), readingEvents: readAhead != nil,
+                                            palmMillimetres: daemon.filter.palmMillimetres)
             } catch let error as ReplayError {
                 throw Failure(.dataError, error.description)
             }

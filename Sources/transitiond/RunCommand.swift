@@ -167,10 +167,10 @@ struct RunCommand: ParsableCommand {
                 let input = daemon.input
                 host.geometryFor = { path in input.geometry(deviceCalibration: UdevProperties.calibration(forDeviceAt: path)) }
                 host.statusChanged = { service.inputChanged($0) }
-                if inputMode == .filter {
-                    host.filterHold = input.filterHold
-                    host.filterRules = daemon.filter
-                }
+                if inputMode == .filter { host.filterHold = input.filterHold }
+                // In every mode: the engine's frames apply palm_mm and stuck_after
+                // (filter mode's copies apply the whole table).
+                host.filterRules = daemon.filter
                 host.flightRecorderSeconds = input.flightRecorder
                 host.flightRecorderBytes = input.flightRecorderBytes
                 switch selector {

@@ -124,7 +124,8 @@ struct VerifyCommand: ParsableCommand {
     private func play(_ input: ReplayInput, _ daemon: DaemonConfiguration) throws -> [GestureOutcome] {
         var session: ReplaySession
         do {
-            session = try ReplaySession(configuration: daemon.engine, inputs: [input], geometry: daemon.input.geometry())
+            session = try ReplaySession(configuration: daemon.engine, inputs: [input], geometry: daemon.input.geometry(),
+                                        palmMillimetres: daemon.filter.palmMillimetres)
         } catch {
             throw Failure(.dataError, error.description)
         }

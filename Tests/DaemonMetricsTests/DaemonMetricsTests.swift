@@ -39,7 +39,8 @@ struct DaemonMetricsTests {
         let exposition = String(decoding: text, as: UTF8.self)
         let lines = samples(exposition)
         for name in ["transitiond_input_events_total", "transitiond_input_frames_total", "transitiond_input_resyncs_total",
-                     "transitiond_ghost_touches_total", "transitiond_input_devices_lost_total", "transitiond_lines_coalesced_total",
+                     "transitiond_ghost_touches_total", "transitiond_stuck_contacts_total",
+                     "transitiond_input_devices_lost_total", "transitiond_lines_coalesced_total",
                      "transitiond_backlog_disconnects_total", "transitiond_client_connections_refused_total"] {
             #expect(lines.contains("\(name) 0"), "\(name)")
         }
@@ -73,11 +74,20 @@ struct DaemonMetricsTests {
         #expect(again == lines)
     }
 
+    @Test func stuckContactsAreCounted() {
+        let metrics = MetricsExporter(live: true, version: "1")
+        var read = reading()
+        read.host.stuckContacts = 3
+        let lines = samples(String(decoding: metrics.service.render(read).body, as: UTF8.self))
+        #expect(lines.contains("transitiond_stuck_contacts_total 3"))
+    }
+
     @Test func aReplayHasNoDeviceMetrics() {
         let metrics = MetricsExporter(live: false, version: "1")
         let exposition = String(decoding: metrics.service.render(reading()).body, as: UTF8.self)
         #expect(!exposition.contains("transitiond_input_devices_attached"))
         #expect(!exposition.contains("transitiond_input_resyncs_total"))
+        #expect(!exposition.contains("transitiond_stuck_contacts_total"))
         #expect(exposition.contains("transitiond_input_frames_total 0"))
     }
 

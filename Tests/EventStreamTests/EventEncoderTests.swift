@@ -42,7 +42,7 @@ struct EventLineTests {
             #expect(decision.wire.rawValue == decision.rawValue)
             #expect(decision.wire.engine == decision)
         }
-        for reason in [EndReason.released, .deviceLost, .clientLost, .command, .shutdown, .reload] {
+        for reason in [EndReason.released, .deviceLost, .clientLost, .command, .shutdown, .reload, .palm, .stuck] {
             #expect(reason.wire.rawValue == reason.rawValue)
         }
     }

@@ -77,7 +77,7 @@ struct ExpectationFileTests {
     }
 
     @Test func everyReasonIsAccepted() throws {
-        for reason in ["released", "device-lost", "client-lost", "command", "shutdown", "reload"] {
+        for reason in ["released", "device-lost", "client-lost", "command", "shutdown", "reload", "palm", "stuck"] {
             let file = try Self.parse(Self.oneGesture.replacing("\"released\"", with: "\"\(reason)\""))
             #expect(file.recordings[0].gestures[0].reason.rawValue == reason)
         }
@@ -108,7 +108,7 @@ struct ExpectationFileTests {
                          key: "recording[1].gesture[1].decision", "must be one of finish, cancel (got \"finsh\")")
         Self.expectError(Self.oneGesture.replacing("\"released\"", with: "\"lifted\""), line: 7,
                          key: "recording[1].gesture[1].reason",
-                         "must be one of released, device-lost, client-lost, command, shutdown, reload (got \"lifted\")")
+                         "must be one of released, device-lost, client-lost, command, shutdown, reload, palm, stuck (got \"lifted\")")
         Self.expectError(Self.oneGesture.replacing("\"back\"", with: "\"a b\""), line: 5,
                          key: "recording[1].gesture[1].transition", "must contain only letters, digits")
     }

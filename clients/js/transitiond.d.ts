@@ -6,7 +6,7 @@ export declare const PROTOCOL: 1;
 export type Phase = 'idle' | 'interacting' | 'animating';
 export type EventType = 'began' | 'changed' | 'ended' | 'animating' | 'finished' | 'cancelled';
 export type Decision = 'finish' | 'cancel';
-export type Reason = 'released' | 'device-lost' | 'client-lost' | 'command' | 'shutdown' | 'reload';
+export type Reason = 'released' | 'device-lost' | 'client-lost' | 'command' | 'shutdown' | 'reload' | 'palm' | 'stuck';
 
 /** One configured transition, as `hello` lists it. */
 export interface TransitionInfo {

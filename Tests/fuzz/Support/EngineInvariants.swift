@@ -194,7 +194,7 @@ public struct EngineInvariants {
             let rule = Decision.decide(progress: e.progress, velocity: e.velocity,
                                        flickVelocity: spec.flickVelocity, finishThreshold: spec.finishThreshold)
             fuzzCheck(decision == rule, "\(name()): \(decision) at p \(e.progress), v \(e.velocity); the rule says \(rule)")
-        case .deviceLost, .clientLost, .shutdown, .reload:
+        case .deviceLost, .clientLost, .shutdown, .reload, .palm, .stuck:
             fuzzCheck(decision == .cancel, "\(name()) (\(reason.rawValue)) decided \(decision)")
         case .command:
             break   // `cancel` cancels, `run` goes either way
