@@ -17,32 +17,6 @@ extension Fixture {
     static let rectangle = "x = [0, 0.5]\ny = [0.25, 1]\n"
 }
 
-/// Expects `text` to fail through `parseDaemon` with exactly
-/// `test.toml:LINE: key 'KEY': …FRAGMENT…`. What the schema checks fails
-/// through the engine-only `parse` too, with the same error (`engineToo`);
-/// what `ConfigBuilder` checks across keys and tables only through
-/// `parseDaemon`.
-private func expectFilterError(_ text: String, line: Int, key: String, _ fragment: String, engineToo: Bool = true,
-                               sourceLocation: SourceLocation = #_sourceLocation) {
-    do {
-        let config = try ConfigLoader.parseDaemon(text: text, file: "test.toml")
-        Issue.record("expected a ConfigError, parsed \(config.filter)", sourceLocation: sourceLocation)
-    } catch let error as ConfigError {
-        if engineToo {
-            #expect(error == parseError(text, sourceLocation: sourceLocation),
-                    "parse and parseDaemon disagree", sourceLocation: sourceLocation)
-        }
-        #expect(error.file == "test.toml", sourceLocation: sourceLocation)
-        #expect(error.line == line, "\(error)", sourceLocation: sourceLocation)
-        #expect(error.key == key, "\(error)", sourceLocation: sourceLocation)
-        #expect(error.message.contains(fragment), "\(error)", sourceLocation: sourceLocation)
-        #expect(error.description.hasPrefix("test.toml:\(line): key '\(key)': "), "\(error)",
-                sourceLocation: sourceLocation)
-    } catch {
-        Issue.record("expected a ConfigError, got \(error)", sourceLocation: sourceLocation)
-    }
-}
-
 /// The rules `text` reads to, its render read back to the same configuration.
 private func filterRules(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> FilterRules {
     let config = try parseDaemonValid(text, sourceLocation: sourceLocation)
@@ -167,7 +141,7 @@ private func filterRules(_ text: String, sourceLocation: SourceLocation = #_sour
     let most = Fixture.filter + String(repeating: one, count: 32)
     #expect(try filterRules(most).regions.count == 32)
     // The 33rd header is on line 6 + 32 × 3.
-    expectFilterError(most + one, line: 6 + 32 * 3, key: "filter.region[33]",
+    expectDaemonConfigError(most + one, line: 6 + 32 * 3, key: "filter.region[33]",
                       "one [[filter.region]] too many: at most 32", engineToo: false)
 }
 
@@ -186,7 +160,7 @@ private func filterRules(_ text: String, sourceLocation: SourceLocation = #_sour
         ("ghost_touches = \"on\"", "ghost_touches", "must be one of off, quarantine (got \"on\")"),
         ("block = [\"pinch\", \"swipe-6\"]", "block", "item 2: must be one of pinch, swipe-2, swipe-3, swipe-4, swipe-5 (got \"swipe-6\")"),
     ] {
-        expectFilterError(Fixture.filter + line + "\n", line: 6, key: "filter." + key, fragment)
+        expectDaemonConfigError(Fixture.filter + line + "\n", line: 6, key: "filter." + key, fragment)
     }
 }
 
@@ -202,14 +176,14 @@ private func filterRules(_ text: String, sourceLocation: SourceLocation = #_sour
         ("transform = \"yes\"", "transform", "expected a boolean (true or false), found a string"),
         ("transform = 1", "transform", "expected a boolean (true or false), found an integer (got 1)"),
     ] {
-        expectFilterError(Fixture.filter + line + "\n", line: 6, key: "filter." + key, fragment)
+        expectDaemonConfigError(Fixture.filter + line + "\n", line: 6, key: "filter." + key, fragment)
     }
 }
 
 @Test func aGestureBlockedTwiceIsAnError() {
-    expectFilterError(Fixture.filter + "max_contacts = 2\nblock = [\"pinch\", \"swipe-2\", \"pinch\"]\n",
+    expectDaemonConfigError(Fixture.filter + "max_contacts = 2\nblock = [\"pinch\", \"swipe-2\", \"pinch\"]\n",
                       line: 7, key: "filter.block", "names \"pinch\" twice", engineToo: false)
-    expectFilterError(Fixture.region + Fixture.rectangle + "block = [\"swipe-3\", \"swipe-3\"]\n",
+    expectDaemonConfigError(Fixture.region + Fixture.rectangle + "block = [\"swipe-3\", \"swipe-3\"]\n",
                       line: 9, key: "filter.region[1].block", "names \"swipe-3\" twice", engineToo: false)
 }
 
@@ -230,33 +204,33 @@ private func filterRules(_ text: String, sourceLocation: SourceLocation = #_sour
         (region + Fixture.rectangle + "max_contacts = 0\n", 9, "max_contacts", "must be from 1 to 10 (got 0)", true),
         (region + Fixture.rectangle + "block = [\"tap\"]\n", 9, "block", "item 1: must be one of pinch", true),
     ] {
-        expectFilterError(text, line: line, key: "filter.region[1]." + key, fragment, engineToo: engineToo)
+        expectDaemonConfigError(text, line: line, key: "filter.region[1]." + key, fragment, engineToo: engineToo)
     }
     // The second region is named as such, at its own lines.
-    expectFilterError(region + Fixture.rectangle + "[[filter.region]]\nx = [0.2, 0.1]\ny = [0, 1]\n",
+    expectDaemonConfigError(region + Fixture.rectangle + "[[filter.region]]\nx = [0.2, 0.1]\ny = [0, 1]\n",
                       line: 10, key: "filter.region[2].x", "with x0 < x1", engineToo: false)
 }
 
 @Test func unknownKeysSuggestTheNearest() {
-    expectFilterError(Fixture.filter + "max_contact = 1\n", line: 6, key: "filter.max_contact",
+    expectDaemonConfigError(Fixture.filter + "max_contact = 1\n", line: 6, key: "filter.max_contact",
                       "unknown key; did you mean 'max_contacts'?")
-    expectFilterError(Fixture.filter + "plam_mm = 20\n", line: 6, key: "filter.plam_mm",
+    expectDaemonConfigError(Fixture.filter + "plam_mm = 20\n", line: 6, key: "filter.plam_mm",
                       "unknown key; did you mean 'palm_mm'?")
-    expectFilterError(Fixture.filter + "ghost_touch = \"off\"\n", line: 6, key: "filter.ghost_touch",
+    expectDaemonConfigError(Fixture.filter + "ghost_touch = \"off\"\n", line: 6, key: "filter.ghost_touch",
                       "unknown key; did you mean 'ghost_touches'?")
-    expectFilterError(Fixture.region + Fixture.rectangle + "blocks = []\n", line: 9, key: "filter.region[1].blocks",
+    expectDaemonConfigError(Fixture.region + Fixture.rectangle + "blocks = []\n", line: 9, key: "filter.region[1].blocks",
                       "unknown key; did you mean 'block'?")
     // A key of [filter] that is not a region's.
-    expectFilterError(Fixture.region + Fixture.rectangle + "zzz = 1\n", line: 9, key: "filter.region[1].zzz",
+    expectDaemonConfigError(Fixture.region + Fixture.rectangle + "zzz = 1\n", line: 9, key: "filter.region[1].zzz",
                       "unknown key; the keys of [[filter.region]] are x, y, max_contacts, block")
     // A [filter] key under [input] is unknown there, with the nearest [input] key.
-    expectFilterError(Fixture.input + "max_contacts = 1\n", line: 6, key: "input.max_contacts", "unknown key")
+    expectDaemonConfigError(Fixture.input + "max_contacts = 1\n", line: 6, key: "input.max_contacts", "unknown key")
 }
 
 @Test func theTablesMustHaveTheirShapes() {
-    expectFilterError("filter = 1\n" + Fixture.edgePan, line: 1, key: "filter",
+    expectDaemonConfigError("filter = 1\n" + Fixture.edgePan, line: 1, key: "filter",
                       "must be written as a [filter] table, found an integer (got 1)")
-    expectFilterError(Fixture.filter + "[filter.region]\n" + Fixture.rectangle, line: 6, key: "filter.region",
+    expectDaemonConfigError(Fixture.filter + "[filter.region]\n" + Fixture.rectangle, line: 6, key: "filter.region",
                       "must be written as [[filter.region]] tables, found a table")
 }
 

@@ -10,31 +10,6 @@ extension Fixture {
     static let metrics = edgePan + "[metrics]\n"
 }
 
-/// Expects `text` to fail through `parseDaemon` on `line`, about `key`, with a
-/// message containing `fragment`. What the schema checks fails through the
-/// engine-only `parse` too, with the same error (`engineToo`); what the
-/// builder checks across keys only through `parseDaemon`, as for `[input]`.
-private func expectMetricsError(_ text: String, line: Int, key: String, _ fragment: String, engineToo: Bool = true,
-                                sourceLocation: SourceLocation = #_sourceLocation) {
-    do {
-        let config = try ConfigLoader.parseDaemon(text: text, file: "test.toml")
-        Issue.record("expected a ConfigError, parsed \(config)", sourceLocation: sourceLocation)
-    } catch let error as ConfigError {
-        if engineToo {
-            #expect(error == parseError(text, sourceLocation: sourceLocation),
-                    "parse and parseDaemon disagree", sourceLocation: sourceLocation)
-        }
-        #expect(error.file == "test.toml", sourceLocation: sourceLocation)
-        #expect(error.line == line, "\(error)", sourceLocation: sourceLocation)
-        #expect(error.key == key, "\(error)", sourceLocation: sourceLocation)
-        #expect(error.message.contains(fragment), "\(error)", sourceLocation: sourceLocation)
-        #expect(error.description.hasPrefix("test.toml:\(line)\(error.column.map { ":\($0)" } ?? ""): key '\(key)': "), "\(error)",
-                sourceLocation: sourceLocation)
-    } catch {
-        Issue.record("expected a ConfigError, got \(error)", sourceLocation: sourceLocation)
-    }
-}
-
 // MARK: - Defaults
 
 @Test func metricsDefaultsMatchTheDesign() {
@@ -80,36 +55,36 @@ private func expectMetricsError(_ text: String, line: Int, key: String, _ fragme
         ("\"::1:9464\"", "must write an IPv6 address in brackets"),
         ("\"\"", "must be HOST:PORT"),
     ] {
-        expectMetricsError(Fixture.metrics + "listen = \(value)\n", line: 6, key: "metrics.listen", fragment)
-        expectMetricsError(Fixture.metrics + "listen = \(value)\n", line: 6, key: "metrics.listen", "(got \(value))")
+        expectDaemonConfigError(Fixture.metrics + "listen = \(value)\n", line: 6, key: "metrics.listen", fragment)
+        expectDaemonConfigError(Fixture.metrics + "listen = \(value)\n", line: 6, key: "metrics.listen", "(got \(value))")
     }
 }
 
 // MARK: - Types and keys
 
 @Test func metricsKeysOfTheWrongTypeNameExpectedAndFound() {
-    expectMetricsError(Fixture.metrics + "enabled = \"yes\"\n", line: 6, key: "metrics.enabled",
+    expectDaemonConfigError(Fixture.metrics + "enabled = \"yes\"\n", line: 6, key: "metrics.enabled",
                        "expected a boolean (true or false), found a string (got \"yes\")")
-    expectMetricsError(Fixture.metrics + "listen = \"127.0.0.1:9464\"\nenabled = 1\n", line: 7, key: "metrics.enabled",
+    expectDaemonConfigError(Fixture.metrics + "listen = \"127.0.0.1:9464\"\nenabled = 1\n", line: 7, key: "metrics.enabled",
                        "expected a boolean (true or false), found an integer (got 1)")
-    expectMetricsError(Fixture.metrics + "listen = 9464\n", line: 6, key: "metrics.listen",
+    expectDaemonConfigError(Fixture.metrics + "listen = 9464\n", line: 6, key: "metrics.listen",
                        "expected a string \"HOST:PORT\" like \"127.0.0.1:8765\", found an integer (got 9464)")
 }
 
 @Test func unknownMetricsKeysSuggestTheClosest() {
-    expectMetricsError(Fixture.metrics + "enable = true\n", line: 6, key: "metrics.enable",
+    expectDaemonConfigError(Fixture.metrics + "enable = true\n", line: 6, key: "metrics.enable",
                        "unknown key; did you mean 'enabled'?")
-    expectMetricsError(Fixture.metrics + "listn = \"127.0.0.1:9464\"\n", line: 6, key: "metrics.listn",
+    expectDaemonConfigError(Fixture.metrics + "listn = \"127.0.0.1:9464\"\n", line: 6, key: "metrics.listn",
                        "unknown key; did you mean 'listen'?")
-    expectMetricsError(Fixture.metrics + "port = 9464\n", line: 6, key: "metrics.port",
+    expectDaemonConfigError(Fixture.metrics + "port = 9464\n", line: 6, key: "metrics.port",
                        "unknown key; the keys of [metrics] are enabled, listen")
-    expectMetricsError("[metric]\n" + Fixture.edgePan, line: 1, key: "metric", "did you mean 'metrics'?")
+    expectDaemonConfigError("[metric]\n" + Fixture.edgePan, line: 1, key: "metric", "did you mean 'metrics'?")
 }
 
 @Test func theMetricsTableMustBeATableGivenOnce() {
-    expectMetricsError("[[metrics]]\n" + Fixture.edgePan, line: 1, key: "metrics",
+    expectDaemonConfigError("[[metrics]]\n" + Fixture.edgePan, line: 1, key: "metrics",
                        "must be written as a [metrics] table, found an array of tables")
-    expectMetricsError(Fixture.metrics + "enabled = true\n[metrics]\n", line: 7, key: "metrics",
+    expectDaemonConfigError(Fixture.metrics + "enabled = true\n[metrics]\n", line: 7, key: "metrics",
                        "the table [metrics] is already defined on line 5")
 }
 
@@ -117,9 +92,9 @@ private func expectMetricsError(_ text: String, line: Int, key: String, _ fragme
 
 @Test func aListenerWithMetricsOffIsAnErrorAtTheListenersLine() {
     let message = "set, but metrics.enabled = false turns metrics off"
-    expectMetricsError(Fixture.metrics + "enabled = false\nlisten = \"127.0.0.1:9464\"\n", line: 7,
+    expectDaemonConfigError(Fixture.metrics + "enabled = false\nlisten = \"127.0.0.1:9464\"\n", line: 7,
                        key: "metrics.listen", message + " (enabled is on line 6)", engineToo: false)
-    expectMetricsError(Fixture.metrics + "listen = \"[::1]:9464\"\nenabled = false\n", line: 6,
+    expectDaemonConfigError(Fixture.metrics + "listen = \"[::1]:9464\"\nenabled = false\n", line: 6,
                        key: "metrics.listen", message + " (enabled is on line 7)", engineToo: false)
     // With enabled = true, or without a listener, it is fine.
     #expect(throws: Never.self) {

@@ -106,3 +106,28 @@ func expectDeclaredKeysRoundTrip(_ config: DaemonConfiguration,
             sourceLocation: sourceLocation)
     return Set(written.map { $0.table + "." + $0.key })
 }
+
+/// Expects `text` to fail through `parseDaemon` on `line`, about `key`, with a
+/// message containing `fragment`. What the schema checks fails through the
+/// engine-only `parse` too, with the same error (`engineToo`); what the
+/// builder checks across keys and tables only through `parseDaemon`.
+func expectDaemonConfigError(_ text: String, line: Int, key: String, _ fragment: String, engineToo: Bool = true,
+                             sourceLocation: SourceLocation = #_sourceLocation) {
+    do {
+        let config = try ConfigLoader.parseDaemon(text: text, file: "test.toml")
+        Issue.record("expected a ConfigError, parsed \(config)", sourceLocation: sourceLocation)
+    } catch let error as ConfigError {
+        if engineToo {
+            #expect(error == parseError(text, sourceLocation: sourceLocation),
+                    "parse and parseDaemon disagree", sourceLocation: sourceLocation)
+        }
+        #expect(error.file == "test.toml", sourceLocation: sourceLocation)
+        #expect(error.line == line, "\(error)", sourceLocation: sourceLocation)
+        #expect(error.key == key, "\(error)", sourceLocation: sourceLocation)
+        #expect(error.message.contains(fragment), "\(error)", sourceLocation: sourceLocation)
+        #expect(error.description.hasPrefix("test.toml:\(line)\(error.column.map { ":\($0)" } ?? ""): key '\(key)': "), "\(error)",
+                sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("expected a ConfigError, got \(error)", sourceLocation: sourceLocation)
+    }
+}
