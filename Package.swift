@@ -93,6 +93,8 @@ let package = Package(
         // and `DeviceHost`, its executor; the flight recorder, the uinput copies).
         .target(name: "Inputs", dependencies: [
             "SystemSupport", "Replay", "EvdevInput", "Recordings", "TouchFilter", "ServerPorts", "Engine",
+            // The filter's status for hello (`FilterStatus`) is the wire's type.
+            "WireProtocol",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -43,6 +43,9 @@ public enum MetricNames {
     public static let stuckContacts = MetricDeclaration(
         name: "transitiond_stuck_contacts_total", kind: .counter,
         help: "Contacts ended as stuck: no event from their panel for [filter] stuck_after seconds while down.")
+    public static let touchesWithheld = MetricDeclaration(
+        name: "transitiond_touches_withheld_total", kind: .counter,
+        help: "Filter mode: touches never written (or no longer written) to the UI's copy by a [filter] rule: reason max_contacts (one too many), palm (MT_TOOL_PALM or over palm_mm).")
     public static let devicesLost = MetricDeclaration(
         name: "transitiond_input_devices_lost_total", kind: .counter,
         help: "Panels lost (unplugged, or a read error); their gestures were cancelled.")
@@ -89,7 +92,7 @@ public enum MetricNames {
     /// All of them, for the factory's help lines.
     public static let all: [MetricDeclaration] = [
         transitionsBegan, transitionsEnded, candidatesRejected,
-        inputEvents, inputFrames, inputResyncs, ghostTouches, stuckContacts, devicesLost, devicesAttached, inputWaiting, flightRecorderBytes,
+        inputEvents, inputFrames, inputResyncs, ghostTouches, stuckContacts, touchesWithheld, devicesLost, devicesAttached, inputWaiting, flightRecorderBytes,
         inputToWrite,
         clients, connections, connectionsRefused, linesCoalesced, backlogDisconnects, commands,
         buildInfo,

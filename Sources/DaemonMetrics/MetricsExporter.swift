@@ -87,6 +87,8 @@ public final class MetricsExporter: @unchecked Sendable {
             count(MetricNames.inputResyncs, [], host.resyncs)
             count(MetricNames.ghostTouches, [], host.ghostTouches)
             count(MetricNames.stuckContacts, [], host.stuckContacts)
+            count(MetricNames.touchesWithheld, [("reason", "max_contacts")], host.touchesWithheldForMaxContacts)
+            count(MetricNames.touchesWithheld, [("reason", "palm")], host.palmsWithheld)
             count(MetricNames.devicesLost, [], host.devicesLost)
             gauge(MetricNames.devicesAttached, [], host.devicesAttached)
             gauge(MetricNames.inputWaiting, [], host.devicesAttached == 0 ? 1 : 0)

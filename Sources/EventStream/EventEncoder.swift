@@ -66,13 +66,14 @@ public struct EventEncoder: Sendable {
     /// connect and `state` in reply to a `state` command (with its request
     /// `id`); `seq` (when given) is the seq of the last event before the
     /// snapshot; `input` the live daemon's `"input":…` fields; `exclusions`
-    /// the exclusion regions in force.
+    /// the exclusion regions in force; `filter` what filter mode's filter does.
     public func hello(type: HelloType = .hello, active: [TransitionEngine.Snapshot], seq: UInt64? = nil,
                       input: [(key: String, value: String)] = [], geometry: ScreenGeometry? = nil,
                       devices: [(source: Int, path: String, name: String)] = [], exclusions: [ScreenRect] = [],
-                      id: RequestID? = nil, into w: JSONWriter) {
-        let snapshot = self.snapshot(active: active, seq: seq, input: input, geometry: geometry, devices: devices,
+                      filter: FilterStatus? = nil, id: RequestID? = nil, into w: JSONWriter) {
+        var snapshot = self.snapshot(active: active, seq: seq, input: input, geometry: geometry, devices: devices,
                                      exclusions: exclusions)
+        snapshot.filter = filter
         (type == .hello ? StreamMessage.hello(snapshot) : .state(snapshot, id: id)).encode(into: w)
     }
 

@@ -2,6 +2,7 @@ import EvdevInput
 import Engine
 import ServerPorts
 import TouchFilter
+import WireProtocol
 
 /// What the host says of the input, read from the machine (on the loop),
 /// and the settings the CLI gives before `start`, kept by the machine.
@@ -51,6 +52,8 @@ extension DeviceHost {
     public var statusText: String { machine.statusText }
     public var inputStatus: [(key: String, value: String)] { machine.inputStatus }
     public var inputDevices: [(source: Int, path: String, name: String)] { machine.inputDevices }
+    /// Filter mode: what the filter does now (`hello`'s `filter`); nil otherwise.
+    public var filterStatus: FilterStatus? { machine.filterStatus(at: driver.now) }
     /// The node of each panel's copy, by source (for logs and tests).
     public var filterNodes: [Int: String] { machine.filterNodes }
     /// The bytes each panel's ring holds now (for tests and logs).

@@ -64,23 +64,28 @@ struct FilteredPanel: Sendable {
         return frame
     }
 
-    /// The filter has news of ghost touches (`ghostNews`); false on almost every frame.
+    /// The filter has news of ghost touches or withheld ones (`news`); false on almost every frame.
     var hasNews: Bool { !filter.notices.isEmpty }
 
-    /// What the ghost rule did since the last call: each pattern confirmed
-    /// is logged once, with its period and place (`device`: the panel's
-    /// path); returns the touches quarantined, for the count.
-    mutating func ghostNews(device: String, into out: inout LiveInputMachine.Output) -> Int {
+    /// What the filter's rules did since the last call: each ghost pattern
+    /// confirmed is logged once, with its period and place (`device`: the
+    /// panel's path); returns the touches quarantined and those withheld
+    /// (`max_contacts`, palms), for the counts.
+    mutating func news(device: String, into out: inout LiveInputMachine.Output)
+        -> (quarantined: Int, withheld: [TouchFilterMachine.WithheldReason: Int]) {
         var quarantined = 0
+        var withheld: [TouchFilterMachine.WithheldReason: Int] = [:]
         for notice in filter.takeNotices() {
             switch notice {
             case .ghostPattern(let pattern):
                 out.log(.notice, "filter: ghost touches on \(device): a still tap every \(Self.rounded(pattern.period, 100)) s at (\(Self.rounded(pattern.x, 10)), \(Self.rounded(pattern.y, 10))) mm of the panel, \(pattern.occurrences) so far; quarantined from now on (ghost_touches)")
             case .ghostQuarantined:
                 quarantined += 1
+            case .touchWithheld(let reason):
+                withheld[reason, default: 0] += 1
             }
         }
-        return quarantined
+        return (quarantined, withheld)
     }
 
     /// `value` rounded to 1/`per` (no Foundation for a format).

@@ -44,8 +44,10 @@ extension LiveInputMachine {
             }
             if filterFrame {
                 filter?.decide(at: frames.frame.time, into: &out) { slot in verdict(slot, source: source, frames) }
-                if filter?.hasNews == true {
-                    counters.ghostTouches += filter?.ghostNews(device: devices[source]?.path ?? "the panel", into: &out) ?? 0
+                if filter?.hasNews == true, let news = filter?.news(device: devices[source]?.path ?? "the panel", into: &out) {
+                    counters.ghostTouches += news.quarantined
+                    counters.touchesWithheldForMaxContacts += news.withheld[.maxContacts] ?? 0
+                    counters.palmsWithheld += news.withheld[.palm] ?? 0
                 }
             }
         }

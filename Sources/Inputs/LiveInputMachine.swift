@@ -34,6 +34,12 @@ public struct LiveInputMachine: Sendable {
         public var ghostTouches = 0
         /// Contacts ended as stuck (`[filter] stuck_after`).
         public var stuckContacts = 0
+        /// Filter mode: touches withheld from the copy as one too many for
+        /// `max_contacts` (the table's or a region's).
+        public var touchesWithheldForMaxContacts = 0
+        /// Filter mode: touches withheld from the copy as palms (at their
+        /// first frame, or when they became one).
+        public var palmsWithheld = 0
     }
 
     /// What the rules depend on, set by the CLI before the input starts.
@@ -153,6 +159,8 @@ public struct LiveInputMachine: Sendable {
         statistics.resyncs = counters.resyncs
         statistics.ghostTouches = counters.ghostTouches
         statistics.stuckContacts = counters.stuckContacts
+        statistics.touchesWithheldForMaxContacts = counters.touchesWithheldForMaxContacts
+        statistics.palmsWithheld = counters.palmsWithheld
         return statistics
     }
 }

@@ -1,4 +1,5 @@
 import Engine
+import WireProtocol
 
 /// What owns the engine and feeds it input — a replay now, a touchscreen
 /// later — as the server sees it. Everything is called on the server's
@@ -60,6 +61,10 @@ public protocol EngineHost: AnyObject {
     /// With several touchscreens selected: every attached one (`"devices"`
     /// in `hello` and `state`); empty with one.
     var inputDevices: [(source: Int, path: String, name: String)] { get }
+    /// Filter mode: what the touch filter does (`"filter"` in `hello` and
+    /// `state`: its rules in force, the ghost tap patterns it quarantines);
+    /// nil in the other modes and in a replay.
+    var filterStatus: FilterStatus? { get }
 }
 
 /// One panel's last seconds of raw input, for `dump`.
@@ -86,4 +91,5 @@ extension EngineHost {
     public func prepare(emit: @escaping ([TransitionEvent]) -> Void) {}
     public var inputStatus: [(key: String, value: String)] { [] }
     public var inputDevices: [(source: Int, path: String, name: String)] { [] }
+    public var filterStatus: FilterStatus? { nil }
 }

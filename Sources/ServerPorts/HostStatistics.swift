@@ -24,6 +24,10 @@ public struct HostStatistics: Sendable, Equatable {
     public var ghostTouches = 0
     /// Contacts ended as stuck (`[filter] stuck_after`) since start.
     public var stuckContacts = 0
+    /// Filter mode: touches withheld from the UI's copy since start, as one
+    /// too many for `max_contacts` and as palms (`reason` `max_contacts`, `palm`).
+    public var touchesWithheldForMaxContacts = 0
+    public var palmsWithheld = 0
     /// Bytes the flight recorder's rings hold now.
     public var flightRecorderBytes = 0
 

@@ -124,6 +124,13 @@ public struct GhostTapDetector: Sendable, Equatable {
     /// The confirmed patterns it holds.
     public var confirmed: [Pattern] { candidates.filter(\.confirmed).map(\.pattern) }
 
+    /// The confirmed patterns that still predict taps at `time` (none of
+    /// them lapsed: a tap within 3 periods), read only (a lapsed one is
+    /// forgotten at the next tap).
+    public func confirmed(at time: Double) -> [Pattern] {
+        candidates.filter { $0.confirmed && !$0.hasLapsed(at: time) }.map(\.pattern)
+    }
+
     /// True if a touch coming down at `time` at (`x`, `y`) mm is where and
     /// when a pattern's next tap is due (a confirmed one's, or the third
     /// of two taps).

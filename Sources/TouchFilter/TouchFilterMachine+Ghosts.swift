@@ -47,7 +47,7 @@ struct TapScale: Sendable {
 
 extension TouchFilterMachine {
     /// What the filter did that its caller is to log or count
-    /// (`ghost_touches`), in order, until taken (`takeNotices`).
+    /// (`ghost_touches`, touches withheld), in order, until taken (`takeNotices`).
     public enum Notice: Sendable, Equatable {
         /// A ghost tap pattern was confirmed (its third tap): taps of it are
         /// quarantined from now on. Once per pattern.
@@ -55,6 +55,24 @@ extension TouchFilterMachine {
         /// A predicted ghost tap lifted within 50 ms, still: it was never
         /// written to the copy. Its down time and place (mm).
         case ghostQuarantined(time: Double, x: Double, y: Double)
+        /// A touch the copy never gets (any more of), for a rule: one too
+        /// many for `max_contacts` (at its first frame), or a palm (at its
+        /// first frame, or when it becomes one mid-touch). Once per touch.
+        case touchWithheld(WithheldReason)
+    }
+
+    /// Why a touch was withheld (`Notice.touchWithheld`): the `reason`
+    /// label of `transitiond_touches_withheld_total`.
+    public enum WithheldReason: String, Sendable, Equatable, CaseIterable {
+        case maxContacts = "max_contacts"
+        case palm
+    }
+
+    /// The ghost tap patterns confirmed and still in force (not lapsed by
+    /// `time`, or by the latest time the filter has seen when nil), oldest
+    /// first: the patterns whose taps are quarantined.
+    public func ghostPatterns(at time: Double? = nil) -> [GhostTapDetector.Pattern] {
+        ghosts.confirmed(at: time ?? clock ?? 0)
     }
 
     /// Notices kept at most if the caller takes none: the oldest go (each

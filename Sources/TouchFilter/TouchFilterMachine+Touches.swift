@@ -44,10 +44,17 @@ extension TouchFilterMachine {
         case .startArea, .free:
             break
         }
-        if applied.isPalm(inSlot: slot, of: frame) { return .swallowed }
+        if applied.isPalm(inSlot: slot, of: frame) {
+            notify(.touchWithheld(.palm))
+            return .swallowed
+        }
         guard applied.limitsContacts else { return .admitted(limit: nil) }
         let limit = applied.contactLimit(inSlot: slot, of: frame)
-        return makeRoom(under: limit, at: now, into: &output) ? .admitted(limit: limit) : .withheld
+        guard makeRoom(under: limit, at: now, into: &output) else {
+            notify(.touchWithheld(.maxContacts))
+            return .withheld
+        }
+        return .admitted(limit: limit)
     }
 
     /// Under `max_contacts`: true if a new touch that carries `limit` may be
@@ -91,7 +98,14 @@ extension TouchFilterMachine {
     /// One that has become a palm goes as a claimed one.
     mutating func continueTouch(_ touch: inout SourceTouch, inSlot slot: Int, verdict: Verdict, moved: Bool,
                                 at now: Double, into output: inout [Output]) {
-        let verdict = moved && applied.isPalm(inSlot: slot, of: frame) ? Verdict.claimed : verdict
+        let palm = moved && applied.isPalm(inSlot: slot, of: frame)
+        let verdict = palm ? Verdict.claimed : verdict
+        if palm {
+            switch touch.disposition {
+            case .held, .forwarded: notify(.touchWithheld(.palm))
+            case .swallowed, .withheld: break
+            }
+        }
         if moved, touch.tap != nil { touch.tap = stillWatch(touch.tap, inSlot: slot) }
         switch (touch.disposition, verdict) {
         case (.swallowed, .claimed), (.swallowed, .startArea), (.swallowed, .free):

@@ -57,6 +57,7 @@ extension StreamSnapshot {
             w.raw(",\"exclusions\":")
             w.rects(exclusions)
         }
+        if let filter { filter.encode(into: w) }
         w.id(id)
     }
 }

@@ -20,11 +20,15 @@ public struct StreamSnapshot: Sendable, Equatable {
     /// The exclusion regions in force (every client's `exclude`, together);
     /// empty when none (the field is then absent).
     public var exclusions: [ExclusionRect]
+    /// What the touch filter does (filter mode only; nil otherwise).
+    public var filter: FilterStatus?
 
     public init(protocolVersion: Int? = nil, version: String? = nil, transitions: [TransitionInfo],
                 active: [ActiveTransition] = [], seq: UInt64? = nil, input: InputStatus? = nil,
-                devices: [InputDevice] = [], geometry: Geometry? = nil, exclusions: [ExclusionRect] = []) {
+                devices: [InputDevice] = [], geometry: Geometry? = nil, exclusions: [ExclusionRect] = [],
+                filter: FilterStatus? = nil) {
         self.exclusions = exclusions
+        self.filter = filter
         self.protocolVersion = protocolVersion
         self.version = version
         self.transitions = transitions

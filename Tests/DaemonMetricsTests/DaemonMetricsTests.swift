@@ -40,6 +40,7 @@ struct DaemonMetricsTests {
         let lines = samples(exposition)
         for name in ["transitiond_input_events_total", "transitiond_input_frames_total", "transitiond_input_resyncs_total",
                      "transitiond_ghost_touches_total", "transitiond_stuck_contacts_total",
+                     "transitiond_touches_withheld_total{reason=\"max_contacts\"}", "transitiond_touches_withheld_total{reason=\"palm\"}",
                      "transitiond_input_devices_lost_total", "transitiond_lines_coalesced_total",
                      "transitiond_backlog_disconnects_total", "transitiond_client_connections_refused_total"] {
             #expect(lines.contains("\(name) 0"), "\(name)")
@@ -82,12 +83,23 @@ struct DaemonMetricsTests {
         #expect(lines.contains("transitiond_stuck_contacts_total 3"))
     }
 
+    @Test func withheldTouchesAreCountedByReason() {
+        let metrics = MetricsExporter(live: true, version: "1")
+        var read = reading()
+        read.host.touchesWithheldForMaxContacts = 4
+        read.host.palmsWithheld = 2
+        let lines = samples(String(decoding: metrics.service.render(read).body, as: UTF8.self))
+        #expect(lines.contains("transitiond_touches_withheld_total{reason=\"max_contacts\"} 4"))
+        #expect(lines.contains("transitiond_touches_withheld_total{reason=\"palm\"} 2"))
+    }
+
     @Test func aReplayHasNoDeviceMetrics() {
         let metrics = MetricsExporter(live: false, version: "1")
         let exposition = String(decoding: metrics.service.render(reading()).body, as: UTF8.self)
         #expect(!exposition.contains("transitiond_input_devices_attached"))
         #expect(!exposition.contains("transitiond_input_resyncs_total"))
         #expect(!exposition.contains("transitiond_stuck_contacts_total"))
+        #expect(!exposition.contains("transitiond_touches_withheld_total"))
         #expect(exposition.contains("transitiond_input_frames_total 0"))
     }
 

@@ -4,6 +4,8 @@ import Testing
 import TestSupport
 import TouchFilter
 import Engine
+import ServerPorts
+import WireProtocol
 @testable import EvdevInput
 @testable import Inputs
 
@@ -72,6 +74,22 @@ struct FilterHostTests {
         let copyFrames = copy.written.withLock { $0.filter { $0.type == 0 }.count }
         #expect(copyFrames == sourceFrames, "\(copyFrames) frames on the copy for \(sourceFrames) of the panel")
         #expect(h.logs.all.contains { $0.contains("filter: the touches of /dev/input/event4 that no transition claims go to /dev/input/event99") })
+    }
+
+    /// The server reads the filter's status through `EngineHost` (not the
+    /// protocol's default, nil): filter mode's rules; nil in other modes.
+    @Test func theHostGivesTheServerItsFiltersStatus() throws {
+        let (h, _) = harness(hold: 0.08)
+        defer { h.shutdown() }
+        let status = h.onLoop { [h] () -> FilterStatus? in
+            h.host.filterRules = FilterRules(maxContacts: 1, palmMillimetres: 30)
+            return (h.host as any EngineHost).filterStatus
+        }
+        #expect(status == FilterStatus(hold: 0.08, maxContacts: 1, palmMillimetres: 30))
+        let direct = HostHarness()
+        defer { direct.shutdown() }
+        let none = direct.onLoop { [direct] () -> FilterStatus? in (direct.host as any EngineHost).filterStatus }
+        #expect(none == nil)
     }
 
     @Test func aRefusedWriteIsLoggedOnce() throws {

@@ -1,5 +1,6 @@
 import Engine
 import ServerPorts
+import WireProtocol
 
 // The fake engine host of the in-process server tests (write path, WebSocket
 // transport): no input, no animation; the test makes the events.
@@ -26,6 +27,8 @@ final class ScriptedHost: EngineHost, @unchecked Sendable {
     func setExclusions(_ rects: [ScreenRect]) { exclusions = rects }
     func reload(_ configuration: EngineConfiguration) -> [Int?] { [] }
     func streamIndex(of i: Int) -> Int { i }
+    /// What `hello` and `state` say of the filter (nil: not filter mode).
+    var filterStatus: FilterStatus? = nil
 
     /// One batch of events of `kind` for `transition`, with rising seqs.
     @discardableResult

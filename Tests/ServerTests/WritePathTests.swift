@@ -8,6 +8,7 @@ import NIOPosix
 import TestSupport
 import Testing
 import ServerPorts
+import WireProtocol
 import Engine
 @testable import Server
 @testable import ServerCore
@@ -141,6 +142,39 @@ struct WritePathTests {
         #expect(batchLines.map(seq) == sent.map(Optional.some))
         #expect(batch.first.map { String(buffer: $0).hasSuffix("\n") } == true)
         #expect(rig.server.machine.writeMode(of: ClientID(1, slot: 0)) == .direct, "written at once: still caught up")
+    }
+
+    /// Filter mode: `hello` and `state` carry what the host says of its
+    /// filter, read when each is written; without one, no `filter`.
+    @Test func helloAndStateCarryTheFiltersStatus() throws {
+        let rig = Rig()
+        let (plain, _) = try rig.connect()
+        let plainHello = try #require(try lines(plain).first)
+        #expect(plainHello.contains("\"type\":\"hello\"") && !plainHello.contains("\"filter\""), "\(plainHello)")
+        var status = FilterStatus(hold: 0.08, maxContacts: 1,
+                                  regions: [FilterStatus.Region(x0: 0, x1: 0.5, y0: 0.5, y1: 1, maxContacts: 2)],
+                                  ghostTouches: "quarantine", stuckAfter: 600, palmMillimetres: 30, transform: true)
+        rig.host.filterStatus = status
+        let (channel, _) = try rig.connect()
+        let hello = try #require(try lines(channel).first)
+        #expect(hello.contains(#","filter":{"hold":0.08,"max_contacts":1,"regions":[{"x":[0,0.5],"y":[0.5,1],"max_contacts":2}],"ghost_touches":"quarantine","stuck_after":600,"palm_mm":30,"transform":true}"#), "\(hello)")
+        guard case .hello(let snapshot) = try StreamMessage.decode(line: hello) else {
+            Issue.record("not a hello: \(hello)")
+            return
+        }
+        #expect(snapshot.filter == status)
+        // A pattern confirmed since: `state` says it (no new hello is sent).
+        status.ghostPatterns = [FilterStatus.GhostPattern(period: 12.9, xMillimetres: 128, yMillimetres: 72, taps: 3)]
+        rig.host.filterStatus = status
+        #expect(try lines(channel).isEmpty)
+        try channel.writeInbound(ByteBuffer(string: "{\"cmd\":\"state\",\"id\":4}\n"))
+        let state = try #require(try lines(channel).first)
+        guard case .state(let current, let id) = try StreamMessage.decode(line: state) else {
+            Issue.record("not a state: \(state)")
+            return
+        }
+        #expect(id == 4 && current.filter == status)
+        #expect(state.contains(#""ghost_patterns":[{"period":12.9,"x_mm":128,"y_mm":72,"taps":3}]"#))
     }
 
     @Test func aFullSocketHoldsTheBatchThenLaterLinesFollowItInOrder() throws {

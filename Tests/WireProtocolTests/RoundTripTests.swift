@@ -19,7 +19,15 @@ struct RoundTripTests {
         devices: [InputDevice(source: 0, path: "/dev/input/event3", name: "A"),
                   InputDevice(source: 1, path: "/dev/input/event4", name: "B")],
         geometry: Geometry(rotation: 90, flipX: false, flipY: true, calibration: [0, -1, 1, 1, 0, 0], calibrationFrom: "udev"),
-        exclusions: [ExclusionRect(0, 0.6, 0.3, 1), ExclusionRect(0.125, 0.25, 0.5, 0.75)])
+        exclusions: [ExclusionRect(0, 0.6, 0.3, 1), ExclusionRect(0.125, 0.25, 0.5, 0.75)],
+        filter: FilterStatus(hold: 0.08, maxContacts: 1,
+                             regions: [FilterStatus.Region(x0: 0, x1: 0.5, y0: 0.5, y1: 1, maxContacts: 2),
+                                       FilterStatus.Region(x0: 0.25, x1: 0.75, y0: 0, y1: 0.125)],
+                             ghostTouches: "quarantine",
+                             ghostPatterns: [FilterStatus.GhostPattern(device: "/dev/input/event4", period: 12.9,
+                                                                       xMillimetres: 128, yMillimetres: 72.5, taps: 5),
+                                             FilterStatus.GhostPattern(period: 7.3, xMillimetres: 0, yMillimetres: 1, taps: 3)],
+                             stuckAfter: 600, palmMillimetres: 30, transform: true))
 
     static let messages: [StreamMessage] = {
         var messages: [StreamMessage] = [
@@ -29,6 +37,7 @@ struct RoundTripTests {
                                   input: InputStatus(input: "waiting", waitingFor: "a touchscreen"),
                                   geometry: Geometry(rotation: 0, flipX: true, flipY: false, calibration: nil,
                                                      calibrationFrom: "none"))),
+            .hello(StreamSnapshot(transitions: [], filter: FilterStatus(hold: 0))),
             .state(snapshot, id: nil), .state(snapshot, id: 8), .state(StreamSnapshot(transitions: [], seq: 0), id: "s"),
             .pong(id: nil), .pong(id: 7), .pong(id: .number(-RequestID.largestNumber)), .pong(id: "a\"b"),
             .ok(cmd: "drive", id: nil), .ok(cmd: "subscribe", id: "s1"),
@@ -127,5 +136,45 @@ struct ExclusionWireTests {
         #expect(throws: StreamDecodeError.self) {
             try StreamMessage.decode(line: #"{"type":"hello","transitions":[],"active":[],"exclusions":[[0,1]]}"#)
         }
+    }
+}
+
+@Suite("Wire: the filter's status")
+struct FilterStatusWireTests {
+    /// `hello`'s `filter`, byte for byte: `hold` always, each rule that is
+    /// on in the documented order, each off one absent.
+    @Test func theFilterObjectOnTheWire() throws {
+        let full = FilterStatus(hold: 0.08, maxContacts: 1,
+                                regions: [FilterStatus.Region(x0: 0, x1: 0.5, y0: 0.5, y1: 1, maxContacts: 2),
+                                          FilterStatus.Region(x0: 0.5, x1: 1, y0: 0, y1: 1)],
+                                ghostTouches: "quarantine",
+                                ghostPatterns: [FilterStatus.GhostPattern(period: 12.9, xMillimetres: 128,
+                                                                          yMillimetres: 72, taps: 4)],
+                                stuckAfter: 600, palmMillimetres: 30, transform: true)
+        let line = String(decoding: StreamMessage.hello(StreamSnapshot(transitions: [], filter: full)).encodedLine(),
+                          as: UTF8.self)
+        #expect(line == #"{"type":"hello","transitions":[],"active":[],"filter":{"hold":0.08,"max_contacts":1,"regions":[{"x":[0,0.5],"y":[0.5,1],"max_contacts":2},{"x":[0.5,1],"y":[0,1]}],"ghost_touches":"quarantine","ghost_patterns":[{"period":12.9,"x_mm":128,"y_mm":72,"taps":4}],"stuck_after":600,"palm_mm":30,"transform":true}}"# + "\n")
+        let bare = StreamMessage.state(StreamSnapshot(transitions: [], seq: 3, filter: FilterStatus(hold: 0.3)), id: 2)
+        #expect(String(decoding: bare.encodedLine(), as: UTF8.self)
+                == #"{"type":"state","transitions":[],"active":[],"seq":3,"filter":{"hold":0.3},"id":2}"# + "\n")
+        #expect(!String(decoding: StreamMessage.hello(StreamSnapshot(transitions: [])).encodedLine(), as: UTF8.self)
+            .contains("filter"), "absent outside filter mode")
+        // A pattern of one panel among several names it first.
+        let several = FilterStatus(hold: 0, ghostPatterns: [FilterStatus.GhostPattern(device: "/dev/input/event4", period: 2,
+                                                                                        xMillimetres: 1, yMillimetres: 2, taps: 3)])
+        #expect(String(decoding: StreamMessage.hello(StreamSnapshot(transitions: [], filter: several)).encodedLine(), as: UTF8.self)
+            .contains(#""ghost_patterns":[{"device":"/dev/input/event4","period":2,"x_mm":1,"y_mm":2,"taps":3}]"#))
+    }
+
+    @Test func aMistypedFilterIsAnError() throws {
+        for bad in [#""filter":[]"#, #""filter":{"max_contacts":"1"}"#, #""filter":{"regions":[{"x":[0],"y":[0,1]}]}"#,
+                    #""filter":{"ghost_patterns":[{"x_mm":1,"y_mm":2}]}"#, #""filter":{"transform":1}"#] {
+            #expect(throws: StreamDecodeError.self, "\(bad)") {
+                try StreamMessage.decode(line: #"{"type":"hello","transitions":[],"active":[],"# + bad + "}")
+            }
+        }
+        // Unknown fields inside it are ignored, as everywhere.
+        #expect(try StreamMessage.decode(line: #"{"type":"hello","transitions":[],"filter":{"hold":1,"block":["pinch"]}}"#)
+                == .hello(StreamSnapshot(transitions: [], filter: FilterStatus(hold: 1))))
     }
 }

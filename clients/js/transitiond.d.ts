@@ -46,6 +46,28 @@ export interface Snapshot {
   /** The exclusion regions in force (every client's `exclude`), each
    *  `[x0, y0, x1, y1]` in screen units (0…1); absent when there are none. */
   exclusions?: [number, number, number, number][];
+  /** Filter mode only: what the touch filter keeps from the UI's copy. A
+   *  rule that is off is absent (`block` is never listed: not applied yet). */
+  filter?: FilterStatus;
+  [key: string]: unknown;
+}
+
+/** `hello`'s and `state`'s `filter` (docs/protocol.md). */
+export interface FilterStatus {
+  /** `[input] filter_hold`, seconds. */
+  hold: number;
+  max_contacts?: number;
+  /** `[[filter.region]]` in order, in screen units (0…1); a region's own
+   *  `max_contacts` when it has one. */
+  regions?: { x: [number, number]; y: [number, number]; max_contacts?: number }[];
+  ghost_touches?: 'quarantine';
+  /** The ghost tap patterns confirmed and quarantined now; `device` (the
+   *  panel's path) with several touchscreens selected. */
+  ghost_patterns?: { device?: string; period: number; x_mm: number; y_mm: number; taps: number }[];
+  /** Seconds. */
+  stuck_after?: number;
+  palm_mm?: number;
+  transform?: true;
   [key: string]: unknown;
 }
 

@@ -107,6 +107,7 @@ async def test_commands_and_replies(launcher, transport):
 
         # exclude: the UI's exclusion regions, shown by state; over the cap refused; [] clears
         assert "exclusions" not in await client.state()
+        assert "filter" not in await client.state(), "a replay runs no filter"
         assert (await client.exclude([[0, 0.6, 0.3, 1]]))["cmd"] == "exclude"
         assert (await client.state())["exclusions"] == [[0, 0.6, 0.3, 1]]
         with pytest.raises(tc.CommandError) as refused:
