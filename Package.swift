@@ -169,7 +169,7 @@ let package = Package(
         ]),
         .testTarget(name: "TransitiondTests", dependencies: [
             "Engine", "Recordings", "TransitionConfig", "EventStream", "Replay", "TestSupport",
-            "Inputs", "SystemSupport",
+            "Inputs", "SystemSupport", "TouchFilter",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
