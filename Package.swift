@@ -139,9 +139,9 @@ let package = Package(
         ], path: "Tests/autobahn/Echo"),
         // Test support shared by the test targets: project paths, the real binary run as a process,
         // a line client, temporary paths, a seeded generator, bounded waits.
-        .target(name: "TestSupport", dependencies: ["SystemSupport"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SystemSupport", "TouchFilter"], path: "Tests/TestSupport"),
         .testTarget(name: "EngineTests", dependencies: ["Engine"]),
-        .testTarget(name: "TouchFilterTests", dependencies: ["TouchFilter", "Engine"]),
+        .testTarget(name: "TouchFilterTests", dependencies: ["TouchFilter", "Engine", "TestSupport"]),
         .testTarget(name: "ReplayPlotTests", dependencies: ["ReplayPlot"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "Engine", "TestSupport"]),
         .testTarget(name: "ServerTests", dependencies: [
@@ -171,7 +171,7 @@ let package = Package(
         ]),
         .testTarget(name: "TransitiondTests", dependencies: [
             "Engine", "Recordings", "TransitionConfig", "EventStream", "Replay", "TestSupport",
-            "Inputs", "SystemSupport",
+            "Inputs", "SystemSupport", "TouchFilter",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),

@@ -13,11 +13,13 @@ import Engine
 public enum EvemuWriter {
     /// A whole file: the description, then the events.
     /// Without `comments`, the `E:` lines carry no comment (a third of the size).
-    public static func write(description: DeviceDescription, events: [InputEvent], comments: Bool = true) -> [UInt8] {
+    /// `origin`: the time (µs) written as 0.000000; nil for the first event's.
+    public static func write(description: DeviceDescription, events: [InputEvent], comments: Bool = true,
+                             origin: Int64? = nil) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(4096 + events.count * (comments ? 64 : 28))
         writeDescription(description, into: &bytes)
-        var eventWriter = EvemuEventWriter(comments: comments)
+        var eventWriter = EvemuEventWriter(comments: comments, origin: origin)
         for event in events {
             eventWriter.write(event, into: &bytes)
         }
@@ -160,7 +162,8 @@ public enum EvemuWriter {
 
 /// Writes `E:` lines one at a time, as `evemu-record` does: times relative
 /// to the first event written (0.000000; a later event that is earlier than
-/// the first is written at 0), `%04x` type and code, `%04d` value, and a
+/// the first is written at 0), or to a given origin (an event before it is
+/// written at 0), `%04x` type and code, `%04d` value, and a
 /// comment naming the event (with the milliseconds since the previous
 /// SYN_REPORT on SYN_REPORT lines).
 public struct EvemuEventWriter: Sendable {
@@ -168,8 +171,13 @@ public struct EvemuEventWriter: Sendable {
     private var lastSyncMilliseconds: Int64 = 0
     private let comments: Bool
 
-    public init(comments: Bool = true) {
+    /// `origin`: the time (µs) written as 0.000000, so that times keep
+    /// their place on a clock of their own (`replay --copy`: the
+    /// recording's, where the first event written may come late); nil: the
+    /// first event's time.
+    public init(comments: Bool = true, origin: Int64? = nil) {
         self.comments = comments
+        start = origin
     }
 
     public mutating func write(_ event: InputEvent, into bytes: inout [UInt8]) {

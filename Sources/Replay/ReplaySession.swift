@@ -19,6 +19,11 @@ public struct ReplayError: Error, Sendable, CustomStringConvertible {
     public var path: String
     public var message: String
     public var description: String { "\(path): \(message)" }
+
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
 }
 
 /// Plays recordings through the engine, one step at a time, on the

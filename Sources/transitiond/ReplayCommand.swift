@@ -12,6 +12,7 @@ import EventStream
 import WireProtocol
 import Replay
 import ReplayPlot
+import TransitionConfig
 import ServerPorts
 import Server
 import ServerCore
@@ -51,6 +52,9 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write an SVG plot of each transition (progress over time against the finish threshold, velocity on a strip of its own against the flick band, each release and why, rejected candidates numbered and listed; when nothing began, why) to FILE (- for stdout) instead of the stream; runs on the virtual clock, as --fast.", valueName: "FILE"))
     var plot: String?
 
+    @Option(help: ArgumentHelp("With --fast and one recording: write the UI's copy of the panel in filter mode to FILE (- for stdout) instead of the stream, as one evemu 1.3 file: the copy's description, then its events, each at the time on the recording's clock that the live copy would write it (a held touch when its hold ends, a stuck contact's end when stuck_after runs out). The config's filter_hold, geometry and [filter] rules apply, whatever [input] mode says.", valueName: "FILE"))
+    var copy: String?
+
     @Flag(help: "Trace the engine's state changes on stderr.")
     var verbose = false
 
@@ -78,7 +82,18 @@ struct ReplayCommand: ParsableCommand {
     var holdLimit: Int = 32 << 20
 
     func validate() throws {
-        try requireNames(["--socket": socket, "--plot": plot])
+        try requireNames(["--socket": socket, "--plot": plot, "--copy": copy])
+        if copy != nil {
+            if !fast { throw ValidationError("--copy needs --fast: the copy's times are the recording's own, not paced") }
+            let others = [socket != nil ? "--socket" : nil, plot != nil ? "--plot" : nil, explain ? "--explain" : nil,
+                          json ? "--json" : nil, loop != 1 ? "--loop" : nil].compactMap { $0 }
+            if !others.isEmpty {
+                throw ValidationError("--copy writes the copy of one recording: not with \(others.joined(separator: ", "))")
+            }
+            if input.recordings.count > 1 {
+                throw ValidationError("--copy writes the copy of one panel: give one recording (got \(input.recordings.count); the live daemon makes one copy per panel)")
+            }
+        }
         if fast && speed != nil { throw ValidationError("--fast and --speed exclude each other") }
         if let speed, !(speed >= 0.001 && speed <= 1000) {
             throw ValidationError("--speed must be a number from 0.001 to 1000 (got \(speed))")
@@ -99,6 +114,10 @@ struct ReplayCommand: ParsableCommand {
         try reportingFailures {
             let daemon = try loadDaemonConfiguration(input.config)
             let configuration = daemon.engine
+            if let copy {
+                try runCopy(input.load(input.recordings[0]), daemon: daemon, to: copy)
+                return
+            }
             // `--fast` NDJSON of one recording starts while the file is still
             // being read (RecordingReadAhead); everything else loads it whole.
             let ndjsonOut = json || !StandardOutput.isTerminal
@@ -204,6 +223,24 @@ struct ReplayCommand: ParsableCommand {
             out.write(writer)
             try out.checkWritten()
         }
+    }
+
+    /// `--fast --copy FILE`: the UI's copy of the one recording's panel
+    /// (`ReplayCopy`: the live input's rules on a virtual clock) as an
+    /// evemu file, its times on the recording's clock.
+    private func runCopy(_ recording: ReplayInput, daemon: DaemonConfiguration, to target: String) throws {
+        let made: ReplayCopy.Copy
+        do {
+            made = try ReplayCopy.make(of: recording, configuration: daemon.engine, hold: daemon.input.filterHold,
+                                       rules: daemon.filter, geometry: daemon.input.geometry(), traces: verbose)
+        } catch {
+            throw Failure(.dataError, error.description)
+        }
+        if verbose {
+            for entry in made.log { StandardError.write("transitiond: \(entry.level): \(entry.line)\n") }
+        }
+        let bytes = EvemuWriter.write(description: made.description, events: made.events, origin: 0)
+        try TextFile.write(String(decoding: bytes, as: UTF8.self), to: target)
     }
 
     /// `--plot FILE`: the whole replay on the virtual clock, then its SVG.

@@ -121,4 +121,20 @@ struct EvemuWriterTests {
         let events = try EvemuParser.parse(bytes: bytes, path: "x").events
         #expect(events.map(\.time) == [0, 0, 2_500_001])
     }
+
+    /// With an origin, times keep their place on that clock: the first
+    /// event written is not moved to 0 (`replay --copy`'s held touches).
+    @Test func anOriginKeepsTheTimesWhereTheyAre() throws {
+        let events = [InputEvent(time: 80_001, type: 0, code: 0, value: 0),
+                      InputEvent(time: 2_500_000, type: 0, code: 0, value: 0)]
+        let description = DeviceDescription(name: "panel")
+        let kept = try EvemuParser.parse(bytes: EvemuWriter.write(description: description, events: events, origin: 0),
+                                         path: "x")
+        #expect(kept.events.map(\.time) == [80_001, 2_500_000])
+        let moved = try EvemuParser.parse(bytes: EvemuWriter.write(description: description, events: events), path: "x")
+        #expect(moved.events.map(\.time) == [0, 2_419_999])
+        let later = try EvemuParser.parse(bytes: EvemuWriter.write(description: description, events: events,
+                                                                   origin: 100_000), path: "x")
+        #expect(later.events.map(\.time) == [0, 2_400_000])
+    }
 }

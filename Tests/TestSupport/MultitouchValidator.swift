@@ -1,17 +1,42 @@
-@testable import TouchFilter
+import TouchFilter
+
+/// The evdev codes the validator reads (linux/input-event-codes.h).
+private enum Code {
+    static let EV_SYN: UInt16 = 0x00
+    static let EV_KEY: UInt16 = 0x01
+    static let EV_ABS: UInt16 = 0x03
+    static let SYN_REPORT: UInt16 = 0
+    static let ABS_X: UInt16 = 0x00
+    static let ABS_Y: UInt16 = 0x01
+    static let ABS_PRESSURE: UInt16 = 0x18
+    static let ABS_MT_SLOT: UInt16 = 0x2f
+    static let ABS_MT_TOUCH_MAJOR: UInt16 = 0x30
+    static let ABS_MT_POSITION_X: UInt16 = 0x35
+    static let ABS_MT_POSITION_Y: UInt16 = 0x36
+    static let ABS_MT_TOOL_TYPE: UInt16 = 0x37
+    static let ABS_MT_TRACKING_ID: UInt16 = 0x39
+    static let ABS_MT_PRESSURE: UInt16 = 0x3a
+    static let BTN_TOUCH: UInt16 = 0x14a
+    /// BTN_TOOL_FINGER, DOUBLETAP, TRIPLETAP, QUADTAP, QUINTTAP: for 1…5 touches.
+    static let toolKeys: [UInt16] = [0x145, 0x14d, 0x14e, 0x14f, 0x148]
+}
 
 /// Reads a clone's output and checks it is well-formed multitouch protocol B:
 /// tracking ids begin once and end once, a slot holds one touch at a time,
 /// nothing changes in an empty slot, key bits and single-touch axes agree with
 /// the touches after every SYN_REPORT, frames are whole, never empty, and
-/// never due earlier than the one before.
-struct MultitouchValidator {
-    let slotCount: Int
-    /// Declared keys (BTN_TOUCH and BTN_TOOL_*); undeclared ones must not appear.
-    let keys: Set<UInt16>
-    let emulatesPointer: Bool
+/// never due earlier than the one before. (The touch filter's tests read
+/// its output with it, and `replay --copy`'s read the file it writes.)
+public struct MultitouchValidator {
+    /// BTN_TOUCH and BTN_TOOL_FINGER…QUINTTAP, the keys a panel may declare.
+    public static let touchKeys: Set<UInt16> = Set([Code.BTN_TOUCH] + Code.toolKeys)
 
-    private(set) var problems: [String] = []
+    public let slotCount: Int
+    /// Declared keys (BTN_TOUCH and BTN_TOOL_*); undeclared ones must not appear.
+    public let keys: Set<UInt16>
+    public let emulatesPointer: Bool
+
+    public private(set) var problems: [String] = []
     private var slots: [Int32]
     private var order: [UInt64]
     private var x: [Int32]
@@ -25,10 +50,10 @@ struct MultitouchValidator {
     private var frameEvents = 0
     /// Slots whose touch ended in the frame being read.
     private var endedThisFrame: Set<Int> = []
-    private(set) var framesRead = 0
-    private(set) var touchesBegun = 0
+    public private(set) var framesRead = 0
+    public private(set) var touchesBegun = 0
 
-    init(slotCount: Int = 10, keys: Set<UInt16> = Set([Code.BTN_TOUCH] + Code.toolKeys), emulatesPointer: Bool = true) {
+    public init(slotCount: Int = 10, keys: Set<UInt16> = MultitouchValidator.touchKeys, emulatesPointer: Bool = true) {
         self.slotCount = slotCount
         self.keys = keys
         self.emulatesPointer = emulatesPointer
@@ -38,18 +63,18 @@ struct MultitouchValidator {
         y = Array(repeating: 0, count: slotCount)
     }
 
-    var activeCount: Int { slots.filter { $0 >= 0 }.count }
-    var isIdle: Bool { activeCount == 0 }
+    public var activeCount: Int { slots.filter { $0 >= 0 }.count }
+    public var isIdle: Bool { activeCount == 0 }
     /// True between frames (the last output ended with SYN_REPORT).
-    var betweenFrames: Bool { frameEvents == 0 }
+    public var betweenFrames: Bool { frameEvents == 0 }
 
     private mutating func problem(_ s: String) { problems.append("frame \(framesRead): " + s) }
 
-    mutating func read(_ outputs: [TouchFilterMachine.Output]) {
+    public mutating func read(_ outputs: [TouchFilterMachine.Output]) {
         for o in outputs { read(o) }
     }
 
-    mutating func read(_ o: TouchFilterMachine.Output) {
+    public mutating func read(_ o: TouchFilterMachine.Output) {
         if let frameDue, o.due != frameDue { problem("one frame with due times \(frameDue) and \(o.due)") }
         if frameDue == nil {
             if o.due < lastDue { problem("frame due \(o.due) after one due \(lastDue)") }
