@@ -40,6 +40,12 @@ private func check(_ result: Result<(ClientCommand, RequestID?), CommandError>) 
                       "release at \(String(describing: velocity))")
         case .run(let transition, _), .cancel(let transition), .enable(let transition, _):
             fuzzCheck(!transition.isEmpty, "\(command.name) of no transition")
+        case .exclude(let rects):
+            fuzzCheck(rects.count <= CommandLimits.exclusionRects, "\(rects.count) exclusion rectangles")
+            for r in rects {
+                fuzzCheck(0 <= r.x0 && r.x0 < r.x1 && r.x1 <= 1 && 0 <= r.y0 && r.y0 < r.y1 && r.y1 <= 1,
+                          "an exclusion rectangle out of the screen or empty: \(r)")
+            }
         case .subscribe, .ping, .state, .reload, .dump:
             break
         }
