@@ -89,6 +89,7 @@ public final class MetricsExporter: @unchecked Sendable {
             count(MetricNames.stuckContacts, [], host.stuckContacts)
             count(MetricNames.touchesWithheld, [("reason", "max_contacts")], host.touchesWithheldForMaxContacts)
             count(MetricNames.touchesWithheld, [("reason", "palm")], host.palmsWithheld)
+            count(MetricNames.touchesWithheld, [("reason", "block")], host.touchesWithheldForBlock)
             count(MetricNames.devicesLost, [], host.devicesLost)
             gauge(MetricNames.devicesAttached, [], host.devicesAttached)
             gauge(MetricNames.inputWaiting, [], host.devicesAttached == 0 ? 1 : 0)

@@ -24,14 +24,19 @@ extension LiveInputMachine {
         case .off: ghostTouches = nil
         case .quarantine: ghostTouches = rules.ghostTouches.rawValue
         }
-        // `block` is not said: this version does not apply it yet.
         return FilterStatus(
-            hold: hold, maxContacts: rules.maxContacts,
+            hold: hold, maxContacts: rules.maxContacts, block: Self.names(rules.block),
             regions: rules.regions.map { region in
                 FilterStatus.Region(x0: region.x.lowerBound, x1: region.x.upperBound, y0: region.y.lowerBound,
-                                    y1: region.y.upperBound, maxContacts: region.maxContacts)
+                                    y1: region.y.upperBound, maxContacts: region.maxContacts,
+                                    block: region.block.map(Self.names))
             },
             ghostTouches: ghostTouches, ghostPatterns: patterns, stuckAfter: rules.stuckAfter,
             palmMillimetres: rules.palmMillimetres, transform: rules.transform)
+    }
+
+    /// A `block` list's names, in a fixed order.
+    static func names(_ block: Set<BlockedGesture>) -> [String] {
+        BlockedGesture.allCases.filter(block.contains).map(\.rawValue)
     }
 }

@@ -48,6 +48,7 @@ extension LiveInputMachine {
                     counters.ghostTouches += news.quarantined
                     counters.touchesWithheldForMaxContacts += news.withheld[.maxContacts] ?? 0
                     counters.palmsWithheld += news.withheld[.palm] ?? 0
+                    counters.touchesWithheldForBlock += news.withheld[.block] ?? 0
                 }
             }
         }

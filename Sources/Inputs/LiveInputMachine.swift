@@ -40,6 +40,9 @@ public struct LiveInputMachine: Sendable {
         /// Filter mode: touches withheld from the copy as palms (at their
         /// first frame, or when they became one).
         public var palmsWithheld = 0
+        /// Filter mode: touches withheld from the copy as fingers of a
+        /// gesture `block` keeps from the UI.
+        public var touchesWithheldForBlock = 0
     }
 
     /// What the rules depend on, set by the CLI before the input starts.
@@ -161,6 +164,7 @@ public struct LiveInputMachine: Sendable {
         statistics.stuckContacts = counters.stuckContacts
         statistics.touchesWithheldForMaxContacts = counters.touchesWithheldForMaxContacts
         statistics.palmsWithheld = counters.palmsWithheld
+        statistics.touchesWithheldForBlock = counters.touchesWithheldForBlock
         return statistics
     }
 }

@@ -25,9 +25,11 @@ public struct HostStatistics: Sendable, Equatable {
     /// Contacts ended as stuck (`[filter] stuck_after`) since start.
     public var stuckContacts = 0
     /// Filter mode: touches withheld from the UI's copy since start, as one
-    /// too many for `max_contacts` and as palms (`reason` `max_contacts`, `palm`).
+    /// too many for `max_contacts`, as palms, and as fingers of a blocked
+    /// gesture (`reason` `max_contacts`, `palm`, `block`).
     public var touchesWithheldForMaxContacts = 0
     public var palmsWithheld = 0
+    public var touchesWithheldForBlock = 0
     /// Bytes the flight recorder's rings hold now.
     public var flightRecorderBytes = 0
 

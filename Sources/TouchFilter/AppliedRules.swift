@@ -43,6 +43,9 @@ struct AppliedRules: Sendable {
     let geometry: ScreenGeometry
     /// Some touch may be withheld for `max_contacts` (the table's or a region's).
     let limitsContacts: Bool
+    /// Some gesture is kept from the copy (`block`, the table's or a
+    /// region's) and the panel has positions to recognise one by.
+    let blocksGestures: Bool
     /// Index of ABS_MT_TOOL_TYPE in the contact axes, if the panel declares it.
     let toolTypeAxis: Int?
     /// Index of ABS_MT_TOUCH_MAJOR and the value over which a touch is a
@@ -83,6 +86,7 @@ struct AppliedRules: Sendable {
             return PositionPair(x: x, y: y, panelX: panelX, panelY: panelY, copyX: copyX, copyY: copyY)
         }
         position = pair(EventCode.ABS_MT_POSITION_X, EventCode.ABS_MT_POSITION_Y)
+        blocksGestures = rules.blocksGestures && position != nil
         if rules.transform && !geometry.isIdentity {
             transformed = [pair(EventCode.ABS_MT_POSITION_X, EventCode.ABS_MT_POSITION_Y),
                            pair(FilterEventCode.ABS_MT_TOOL_X, FilterEventCode.ABS_MT_TOOL_Y)].compactMap { $0 }
@@ -107,10 +111,16 @@ struct AppliedRules: Sendable {
     /// where it begins on the screen (the table's when the panel has no
     /// position axes to tell).
     func contactLimit(inSlot slot: Int, of slots: SourceSlots) -> Int? {
-        guard let position else { return rules.maxContacts }
-        let s = position.screen(x: slots.value(position.x, in: slot), y: slots.value(position.y, in: slot),
-                                geometry: geometry)
+        guard let s = screenPosition(inSlot: slot, of: slots) else { return rules.maxContacts }
         return rules.maxContacts(atX: s.x, y: s.y)
+    }
+
+    /// Where the touch in `slot` is on the screen (0…1, the panel's
+    /// geometry applied); nil for a panel without position axes.
+    func screenPosition(inSlot slot: Int, of slots: SourceSlots) -> (x: Double, y: Double)? {
+        guard let position else { return nil }
+        return position.screen(x: slots.value(position.x, in: slot), y: slots.value(position.y, in: slot),
+                               geometry: geometry)
     }
 
     // MARK: transform

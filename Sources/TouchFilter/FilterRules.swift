@@ -49,6 +49,11 @@ public struct FilterRules: Sendable, Equatable {
         return maxContacts
     }
 
+    /// Some gesture is blocked, by the table or a region.
+    public var blocksGestures: Bool {
+        !block.isEmpty || regions.contains { !($0.block ?? []).isEmpty }
+    }
+
     /// The `block` list in force for a gesture that begins at `(x, y)`.
     public func block(atX x: Double, y: Double) -> Set<BlockedGesture> {
         for region in regions where region.contains(x: x, y: y) { return region.block ?? block }
@@ -63,6 +68,16 @@ public enum BlockedGesture: String, Sendable, Hashable, CaseIterable {
     case swipe3 = "swipe-3"
     case swipe4 = "swipe-4"
     case swipe5 = "swipe-5"
+
+    /// The number of fingers the gesture has.
+    public var fingers: Int {
+        switch self {
+        case .pinch, .swipe2: return 2
+        case .swipe3: return 3
+        case .swipe4: return 4
+        case .swipe5: return 5
+        }
+    }
 }
 
 /// `ghost_touches`.

@@ -11,6 +11,13 @@ struct SourceTouch: Sendable {
     /// `ghost_touches`: where and when it came down, while it may still be
     /// a ghost tap (nil once it moved 1 mm, or with the rule off).
     var tap: TapWatch? = nil
+    /// `block`: it began while another touch was on its way to the copy,
+    /// so it may be a finger of a blocked gesture (the first finger never
+    /// is: it cannot be told from a tap or a drag when it lands).
+    var extra = false
+    /// `block`: withheld as a finger of a blocked gesture; while such a
+    /// touch is down, every new touch is withheld too.
+    var blocked = false
 }
 
 /// The life of a source touch in the filter. It starts `.held` (began in a
@@ -19,15 +26,17 @@ struct SourceTouch: Sendable {
 /// into `.forwarded` or swallowed; a forwarded one may be swallowed (claimed,
 /// or it became a palm); a swallowed or withheld one stays so.
 enum Disposition: Sendable {
-    /// In a start area and unclaimed, or a predicted ghost tap
-    /// (`ghost_touches`) not yet 50 ms old: its frames are recorded,
+    /// In a start area and unclaimed, a predicted ghost tap
+    /// (`ghost_touches`) not yet 50 ms old, or a further finger of what may
+    /// be a blocked gesture (`block`): its frames are recorded,
     /// nothing is output.
     case held(HeldTouch)
     /// Output with a fixed lag: each of its frames (and its end) is due at its
     /// source time + `delay`. 0 for a touch forwarded from its first frame;
     /// release time − first frame time for a released one.
     case forwarded(delay: Double)
-    /// Claimed by a transition, or a palm: the output never gets (any more of) it.
+    /// Claimed by a transition, a palm, or a finger of a blocked gesture:
+    /// the output never gets (any more of) it.
     case swallowed
     /// It began when the copy had as many touches as `max_contacts` allows:
     /// the output never gets any of it, even once others lift (a touch that
@@ -54,10 +63,15 @@ struct HeldTouch: Sendable {
     /// frame + 50 ms): a lift by then, still, drops it. nil when not, or
     /// once it moved 1 mm (it is no ghost).
     var ghostUntil: Double?
+    /// `block`: held as a further finger of what may be a blocked gesture
+    /// until then (its first frame + the hold); nil when not.
+    var blockUntil: Double?
     private(set) var frames: [Frame]
 
-    /// The latest time it is held to: the later of its two reasons.
-    var deadline: Double { max(startAreaUntil ?? firstTime, ghostUntil ?? firstTime) }
+    /// The latest time it is held to: the latest of its reasons.
+    var deadline: Double {
+        max(startAreaUntil ?? firstTime, ghostUntil ?? firstTime, blockUntil ?? firstTime)
+    }
 
     /// True while a reason holds it at `time`.
     func isHeld(at time: Double) -> Bool { deadline > time }

@@ -57,7 +57,8 @@ extension TouchFilterMachine {
         case ghostQuarantined(time: Double, x: Double, y: Double)
         /// A touch the copy never gets (any more of), for a rule: one too
         /// many for `max_contacts` (at its first frame), or a palm (at its
-        /// first frame, or when it becomes one mid-touch). Once per touch.
+        /// first frame, or when it becomes one mid-touch), or a finger of a
+        /// gesture `block` keeps from the UI. Once per touch.
         case touchWithheld(WithheldReason)
     }
 
@@ -66,6 +67,8 @@ extension TouchFilterMachine {
     public enum WithheldReason: String, Sendable, Equatable, CaseIterable {
         case maxContacts = "max_contacts"
         case palm
+        /// A finger of a gesture `block` keeps from the UI.
+        case block
     }
 
     /// The ghost tap patterns confirmed and still in force (not lapsed by

@@ -12,27 +12,30 @@ extension TouchFilterMachine {
         case .withheld:
             // Still watched: a ghost tap withheld keeps its pattern going.
             return SourceTouch(id: id, disposition: .withheld, tap: watchTap(inSlot: slot, at: now))
+        case .blocked:
+            return SourceTouch(id: id, disposition: .swallowed, blocked: true)
         case .admitted(let limit):
             let tap = watchTap(inSlot: slot, at: now)
             let ghostWindow = isPredictedGhost(tap) ? GhostTapDetector.tapDuration : nil
-            if case .startArea = verdict, hold > 0 {
-                let held = HeldTouch(time: now, values: outputValues(of: slot), hold: hold, ghostWindow: ghostWindow)
-                return SourceTouch(id: id, disposition: .held(held), limit: limit, tap: tap)
-            }
-            if ghostWindow != nil {
-                let held = HeldTouch(time: now, values: outputValues(of: slot), hold: nil, ghostWindow: ghostWindow)
-                return SourceTouch(id: id, disposition: .held(held), limit: limit, tap: tap)
+            let block = blockHold(inSlot: slot)
+            let areaHold: Double? = if case .startArea = verdict, hold > 0 { hold } else { nil }
+            if areaHold != nil || ghostWindow != nil || block.hold != nil {
+                var held = HeldTouch(time: now, values: outputValues(of: slot), hold: areaHold, ghostWindow: ghostWindow)
+                held.blockUntil = block.hold.map { now + $0 }
+                return SourceTouch(id: id, disposition: .held(held), limit: limit, tap: tap, extra: block.extra)
             }
             deliver(.begin(outputValues(of: slot)), of: id, inSlot: slot, due: now, at: now, into: &output)
-            return SourceTouch(id: id, disposition: .forwarded(delay: 0), limit: limit, tap: tap)
+            return SourceTouch(id: id, disposition: .forwarded(delay: 0), limit: limit, tap: tap, extra: block.extra)
         }
     }
 
     /// What becomes of a new touch before its hold: nothing of it is output
-    /// if it is claimed or a palm, nor if `max_contacts` leaves no room.
+    /// if it is claimed or a palm, nor if `max_contacts` leaves no room, nor
+    /// while a finger of a blocked gesture is down.
     enum Screening {
         case swallowed
         case withheld
+        case blocked
         /// Held or forwarded by its verdict, with the `max_contacts` it carries.
         case admitted(limit: Int?)
     }
@@ -47,6 +50,10 @@ extension TouchFilterMachine {
         if applied.isPalm(inSlot: slot, of: frame) {
             notify(.touchWithheld(.palm))
             return .swallowed
+        }
+        if applied.blocksGestures && isBlocking {
+            notify(.touchWithheld(.block))
+            return .blocked
         }
         guard applied.limitsContacts else { return .admitted(limit: nil) }
         let limit = applied.contactLimit(inSlot: slot, of: frame)

@@ -120,6 +120,9 @@ public struct TouchFilterMachine: Sendable {
     /// seen, and what the caller is to hear of them.
     let tapScale: TapScale?
     var ghosts = GhostTapDetector()
+    /// `block`: the group of touches on their way to the copy that may be a
+    /// blocked gesture (nil: fewer than two).
+    var blockGroup: BlockGroup? = nil
     public internal(set) var notices: [Notice] = []
 
     /// The `[filter]` rules it applies.
@@ -204,6 +207,7 @@ public struct TouchFilterMachine: Sendable {
             }
         }
 
+        checkBlock(at: now, into: &output)
         emitDelayed(by: now, into: &output)
         clone.flush(due: now, into: &output)
         enforceDelayedLimit(at: now, into: &output)
@@ -248,6 +252,7 @@ public struct TouchFilterMachine: Sendable {
         reader = SourceReader(layout: layout)
         frame = reader.slots
         decided = frame
+        blockGroup = nil
         for slot in touches.indices { touches[slot] = nil }
     }
 

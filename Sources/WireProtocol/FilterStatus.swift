@@ -8,6 +8,9 @@ public struct FilterStatus: Sendable, Equatable {
     public var hold: Double
     /// `max_contacts` of `[filter]` (nil: none).
     public var maxContacts: Int?
+    /// `block` of `[filter]`: the gestures kept from the UI (`"pinch"`,
+    /// `"swipe-2"`…; text, so that a gesture a newer daemon adds still reads).
+    public var block: [String]
     /// `[[filter.region]]`, in order (the first that contains a touch's start applies).
     public var regions: [Region]
     /// `ghost_touches`: `quarantine` when on, nil when off (text: a policy a
@@ -22,11 +25,12 @@ public struct FilterStatus: Sendable, Equatable {
     /// `transform`: the copy carries the screen's geometry.
     public var transform: Bool
 
-    public init(hold: Double, maxContacts: Int? = nil, regions: [Region] = [], ghostTouches: String? = nil,
-                ghostPatterns: [GhostPattern] = [], stuckAfter: Double? = nil, palmMillimetres: Double? = nil,
-                transform: Bool = false) {
+    public init(hold: Double, maxContacts: Int? = nil, block: [String] = [], regions: [Region] = [],
+                ghostTouches: String? = nil, ghostPatterns: [GhostPattern] = [], stuckAfter: Double? = nil,
+                palmMillimetres: Double? = nil, transform: Bool = false) {
         self.hold = hold
         self.maxContacts = maxContacts
+        self.block = block
         self.regions = regions
         self.ghostTouches = ghostTouches
         self.ghostPatterns = ghostPatterns
@@ -35,14 +39,16 @@ public struct FilterStatus: Sendable, Equatable {
         self.transform = transform
     }
 
-    /// `{"x":[x0,x1],"y":[y0,y1],"max_contacts":2}`: a rectangle in screen
-    /// units; `max_contacts` absent when the region takes the table's.
+    /// `{"x":[x0,x1],"y":[y0,y1],"max_contacts":2,"block":["pinch"]}`: a
+    /// rectangle in screen units; `max_contacts` and `block` absent when the
+    /// region takes the table's.
     public struct Region: Sendable, Equatable {
         public var x0, x1, y0, y1: Double
         public var maxContacts: Int?
+        public var block: [String]?
 
-        public init(x0: Double, x1: Double, y0: Double, y1: Double, maxContacts: Int? = nil) {
-            (self.x0, self.x1, self.y0, self.y1, self.maxContacts) = (x0, x1, y0, y1, maxContacts)
+        public init(x0: Double, x1: Double, y0: Double, y1: Double, maxContacts: Int? = nil, block: [String]? = nil) {
+            (self.x0, self.x1, self.y0, self.y1, self.maxContacts, self.block) = (x0, x1, y0, y1, maxContacts, block)
         }
     }
 
@@ -73,6 +79,7 @@ extension FilterStatus {
             w.raw(",\"max_contacts\":")
             w.integer(maxContacts)
         }
+        if !block.isEmpty { Self.encode(block: block, into: w) }
         if !regions.isEmpty {
             w.raw(",\"regions\":[")
             for (k, region) in regions.enumerated() {
@@ -89,6 +96,7 @@ extension FilterStatus {
                     w.raw(",\"max_contacts\":")
                     w.integer(maxContacts)
                 }
+                if let block = region.block { Self.encode(block: block, into: w) }
                 w.raw("}")
             }
             w.raw("]")
@@ -129,6 +137,16 @@ extension FilterStatus {
         if transform { w.raw(",\"transform\":true") }
         w.raw("}")
     }
+
+    /// `,"block":["pinch",…]`.
+    private static func encode(block: [String], into w: JSONWriter) {
+        w.raw(",\"block\":[")
+        for (k, gesture) in block.enumerated() {
+            if k > 0 { w.raw(",") }
+            w.string(gesture)
+        }
+        w.raw("]")
+    }
 }
 
 extension Fields {
@@ -144,7 +162,8 @@ extension Fields {
             let fields = Fields(type: type, object: region, prefix: inner.prefix + "regions[\(k)].")
             let x = try fields.span("x"), y = try fields.span("y")
             regions.append(FilterStatus.Region(x0: x.0, x1: x.1, y0: y.0, y1: y.1,
-                                               maxContacts: try fields.optionalInt("max_contacts")))
+                                               maxContacts: try fields.optionalInt("max_contacts"),
+                                               block: region["block"] == nil ? nil : try fields.strings("block")))
         }
         var patterns: [FilterStatus.GhostPattern] = []
         for (k, item) in try inner.array("ghost_patterns").enumerated() {
@@ -156,10 +175,20 @@ extension Fields {
                 taps: try fields.optionalInt("taps") ?? 0))
         }
         return FilterStatus(hold: try inner.optionalNumber("hold") ?? 0, maxContacts: try inner.optionalInt("max_contacts"),
-                            regions: regions, ghostTouches: try inner.optionalString("ghost_touches"),
+                            block: try inner.strings("block"), regions: regions, ghostTouches: try inner.optionalString("ghost_touches"),
                             ghostPatterns: patterns, stuckAfter: try inner.optionalNumber("stuck_after"),
                             palmMillimetres: try inner.optionalNumber("palm_mm"),
                             transform: try inner.optionalBool("transform") ?? false)
+    }
+
+    /// An array of strings; absent is empty.
+    private func strings(_ field: String) throws(StreamDecodeError) -> [String] {
+        var result: [String] = []
+        for (k, item) in try array(field).enumerated() {
+            guard let text = item.string else { throw bad("\(field)[\(k)]", "a string") }
+            result.append(text)
+        }
+        return result
     }
 
     /// `[low, high]`: two numbers.

@@ -76,7 +76,21 @@ struct FuzzSession {
         let keys = Set(([Code.BTN_TOUCH] + Code.toolKeys).filter { _ in rng.chance(0.8) })
         let device = DeviceDescription(name: "Fuzz \(seed)", codes: [Code.EV_KEY: keys, Code.EV_ABS: Set(abs.keys)], absInfo: abs)
         let hold = rng.pick([0, 0.005, 0.03, 0.08, 0.08, 0.2])
-        guard var filter = try? TouchFilterMachine(device: device, hold: hold) else {
+        // In the random mode, some of the `[filter]` rules too: whatever
+        // they withhold, the copy stays well-formed.
+        var rules = FilterRules.none
+        if mode == .random && rng.chance(0.5) {
+            if rng.chance(0.4) { rules.maxContacts = 1 + rng.below(3) }
+            if rng.chance(0.5) { rules.block = Set(BlockedGesture.allCases.filter { _ in rng.chance(0.5) }) }
+            if rng.chance(0.3) { rules.ghostTouches = .quarantine }
+            if rng.chance(0.3) { rules.transform = true }
+            if rng.chance(0.3) {
+                rules.regions = [FilterRegion(x: 0...0.5, y: 0...1, maxContacts: rng.chance(0.5) ? 2 : nil,
+                                              block: rng.chance(0.5) ? [] : [.pinch])]
+            }
+        }
+        guard var filter = try? TouchFilterMachine(device: device, hold: hold, rules: rules,
+                                                   geometry: rng.chance(0.2) ? ScreenGeometry(rotation: .quarter) : .identity) else {
             fail("the device was refused")
             return
         }

@@ -144,8 +144,8 @@ struct FilterStatusWireTests {
     /// `hello`'s `filter`, byte for byte: `hold` always, each rule that is
     /// on in the documented order, each off one absent.
     @Test func theFilterObjectOnTheWire() throws {
-        let full = FilterStatus(hold: 0.08, maxContacts: 1,
-                                regions: [FilterStatus.Region(x0: 0, x1: 0.5, y0: 0.5, y1: 1, maxContacts: 2),
+        let full = FilterStatus(hold: 0.08, maxContacts: 1, block: ["pinch", "swipe-2"],
+                                regions: [FilterStatus.Region(x0: 0, x1: 0.5, y0: 0.5, y1: 1, maxContacts: 2, block: []),
                                           FilterStatus.Region(x0: 0.5, x1: 1, y0: 0, y1: 1)],
                                 ghostTouches: "quarantine",
                                 ghostPatterns: [FilterStatus.GhostPattern(period: 12.9, xMillimetres: 128,
@@ -153,7 +153,7 @@ struct FilterStatusWireTests {
                                 stuckAfter: 600, palmMillimetres: 30, transform: true)
         let line = String(decoding: StreamMessage.hello(StreamSnapshot(transitions: [], filter: full)).encodedLine(),
                           as: UTF8.self)
-        #expect(line == #"{"type":"hello","transitions":[],"active":[],"filter":{"hold":0.08,"max_contacts":1,"regions":[{"x":[0,0.5],"y":[0.5,1],"max_contacts":2},{"x":[0.5,1],"y":[0,1]}],"ghost_touches":"quarantine","ghost_patterns":[{"period":12.9,"x_mm":128,"y_mm":72,"taps":4}],"stuck_after":600,"palm_mm":30,"transform":true}}"# + "\n")
+        #expect(line == #"{"type":"hello","transitions":[],"active":[],"filter":{"hold":0.08,"max_contacts":1,"block":["pinch","swipe-2"],"regions":[{"x":[0,0.5],"y":[0.5,1],"max_contacts":2,"block":[]},{"x":[0.5,1],"y":[0,1]}],"ghost_touches":"quarantine","ghost_patterns":[{"period":12.9,"x_mm":128,"y_mm":72,"taps":4}],"stuck_after":600,"palm_mm":30,"transform":true}}"# + "\n")
         let bare = StreamMessage.state(StreamSnapshot(transitions: [], seq: 3, filter: FilterStatus(hold: 0.3)), id: 2)
         #expect(String(decoding: bare.encodedLine(), as: UTF8.self)
                 == #"{"type":"state","transitions":[],"active":[],"seq":3,"filter":{"hold":0.3},"id":2}"# + "\n")
@@ -173,8 +173,12 @@ struct FilterStatusWireTests {
                 try StreamMessage.decode(line: #"{"type":"hello","transitions":[],"active":[],"# + bad + "}")
             }
         }
-        // Unknown fields inside it are ignored, as everywhere.
-        #expect(try StreamMessage.decode(line: #"{"type":"hello","transitions":[],"filter":{"hold":1,"block":["pinch"]}}"#)
-                == .hello(StreamSnapshot(transitions: [], filter: FilterStatus(hold: 1))))
+        #expect(throws: StreamDecodeError.self) {
+            try StreamMessage.decode(line: #"{"type":"hello","transitions":[],"filter":{"block":["pinch",2]}}"#)
+        }
+        // Unknown fields inside it are ignored, as everywhere; a gesture a
+        // newer daemon blocks still reads.
+        #expect(try StreamMessage.decode(line: #"{"type":"hello","transitions":[],"filter":{"hold":1,"block":["pinch","circle"],"lasso":true}}"#)
+                == .hello(StreamSnapshot(transitions: [], filter: FilterStatus(hold: 1, block: ["pinch", "circle"]))))
     }
 }

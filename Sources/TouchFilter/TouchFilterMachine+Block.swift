@@ -1,0 +1,132 @@
+import Engine
+
+/// `[filter] block`: pinches and swipes of N fingers kept from the copy.
+///
+/// The touches on their way to the copy (held or forwarded) make a group
+/// once there are two or more; its reference (the fingers' centroid and
+/// their mean distance from it, as the engine measures a gesture) is taken
+/// when the group forms and again whenever a finger joins or leaves it. The
+/// `block` list in force is the one where the group's centroid was then
+/// (the table's, or a region's). A group of N fingers is a blocked gesture
+/// once, from its reference, its centroid has travelled `activation` and
+/// further than its spread changed (`swipe-N`), or its spread has changed
+/// by `activation` and by at least the centroid's travel (`pinch`, two
+/// fingers): the engine's own measures, at its default activation.
+///
+/// What the UI never gets then is every finger of the group but the first:
+/// a touch that began while another was on its way to the copy (`extra`).
+/// Such a touch is held when it lands, if the `block` list where it lands
+/// has a gesture of as many fingers as are down or more (the same hold as
+/// an edge touch, `hold`): recognised meanwhile, it is swallowed; else it
+/// is released with its lag, and ended on the copy at once if the gesture
+/// is recognised later. The first finger goes on unbroken: ending it would
+/// be a tap the UI did not see coming (a click); the UI sees a one-finger
+/// drag, not a pinch. While a withheld finger is down, every touch that
+/// lands is withheld too (a third finger of a blocked pinch). Each touch
+/// withheld is noticed once (`touchWithheld(.block)`).
+extension TouchFilterMachine {
+    /// Screen units the fingers' centroid (or their spread, for a pinch)
+    /// must travel: the engine's default `activation`.
+    static let blockActivation = 0.02
+
+    /// A group of touches that may be a blocked gesture.
+    struct BlockGroup: Sendable, Equatable {
+        var ids: [UInt64]
+        var reference: GestureReference
+        /// The blocked gestures with as many fingers as the group has.
+        var gestures: Set<BlockedGesture>
+    }
+
+    /// True while a finger of a blocked gesture is down: a touch landing
+    /// now is withheld.
+    var isBlocking: Bool {
+        touches.contains { $0?.blocked == true }
+    }
+
+    /// For a new touch in `slot` (admitted, not claimed): whether it is an
+    /// extra finger (another touch is on its way to the copy, or lands in
+    /// the same frame), and the seconds to hold it as one that may be a
+    /// blocked gesture's (nil: no such hold).
+    func blockHold(inSlot slot: Int) -> (extra: Bool, hold: Double?) {
+        guard applied.blocksGestures, let place = applied.screenPosition(inSlot: slot, of: frame) else {
+            return (false, nil)
+        }
+        var count = 1
+        for other in frame.activeSlots where other != slot {
+            guard let id = frame.touch(in: other) else { continue }
+            guard let touch = touches[other], touch.id == id else {
+                // Not decided yet: it lands in this same frame, in a higher slot.
+                if other > slot { count += 1 }
+                continue
+            }
+            switch touch.disposition {
+            case .held, .forwarded: count += 1
+            case .swallowed, .withheld: continue
+            }
+        }
+        guard count >= 2 else { return (false, nil) }
+        let gestures = rules.block(atX: place.x, y: place.y)
+        let mayBeBlocked = gestures.contains { $0.fingers >= count }
+        return (true, mayBeBlocked && hold > 0 ? hold : nil)
+    }
+
+    /// After a frame's touches are decided: follows the group and, when it
+    /// makes a blocked gesture, withholds its extra fingers (ending on the
+    /// copy those already out).
+    mutating func checkBlock(at now: Double, into output: inout [Output]) {
+        guard applied.blocksGestures else { return }
+        var ids: [UInt64] = []
+        var contacts: [Contact] = []
+        for slot in touches.indices {
+            guard let touch = touches[slot], let place = applied.screenPosition(inSlot: slot, of: frame) else { continue }
+            switch touch.disposition {
+            case .held, .forwarded:
+                ids.append(touch.id)
+                contacts.append(Contact(id: contacts.count, x: place.x, y: place.y))
+            case .swallowed, .withheld:
+                continue
+            }
+        }
+        guard ids.count >= 2 else {
+            blockGroup = nil
+            return
+        }
+        let current = GestureReference(of: contacts)
+        guard let group = blockGroup, group.ids == ids else {
+            let gestures = rules.block(atX: current.centroidX, y: current.centroidY).filter { $0.fingers == ids.count }
+            blockGroup = BlockGroup(ids: ids, reference: current, gestures: gestures)
+            return
+        }
+        guard Self.recognise(group, now: current) != nil else { return }
+        blockGroup = nil
+        for slot in touches.indices {
+            guard var touch = touches[slot], touch.extra, group.ids.contains(touch.id) else { continue }
+            switch touch.disposition {
+            case .held:
+                break
+            case .forwarded:
+                delayed.removeSteps(for: touch.id)
+                clone.end(touch.id)
+            case .swallowed, .withheld:
+                continue
+            }
+            touch.disposition = .swallowed
+            touch.blocked = true
+            touches[slot] = touch
+            notify(.touchWithheld(.block))
+        }
+        clone.flush(due: now, into: &output)
+    }
+
+    /// The blocked gesture `group` makes at `current`, if any.
+    static func recognise(_ group: BlockGroup, now current: GestureReference) -> BlockedGesture? {
+        guard !group.gestures.isEmpty else { return nil }
+        let dx = current.centroidX - group.reference.centroidX
+        let dy = current.centroidY - group.reference.centroidY
+        let travel = (dx * dx + dy * dy).squareRoot()
+        let spread = abs(current.spread - group.reference.spread)
+        if group.gestures.contains(.pinch), spread >= blockActivation, spread >= travel { return .pinch }
+        guard travel >= blockActivation, travel > spread else { return nil }
+        return group.gestures.first { $0 != .pinch }
+    }
+}
