@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import EvdevInput
 import Engine
+import WireProtocol
 import ServerPorts
 
 /// Serves a live touchscreen (`transitiond run`): the executor of a
@@ -97,6 +98,12 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
     public func setExclusions(_ rects: [ScreenRect]) {
         loop.assertInEventLoop()
         machine.setExclusions(rects)
+    }
+
+    public func setFilterRegions(_ regions: [FilterStatus.Region]?) {
+        loop.assertInEventLoop()
+        machine.setFilterRegions(regions.map(LiveInputMachine.filterRegions), into: &out)
+        performActions()
     }
 
     public func shutdown(into events: inout [TransitionEvent]) {

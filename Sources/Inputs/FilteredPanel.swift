@@ -47,6 +47,9 @@ struct FilteredPanel: Sendable {
 
     var nextDeadline: Double? { filter.nextDeadline }
 
+    /// The UI replaced the regions (`filter_regions`).
+    mutating func replaceRegions(_ regions: [FilterRegion]) { filter.replaceRegions(regions) }
+
     /// The frame just completed as the engine is to see it (`ghost_touches`):
     /// without the touches held as predicted ghost taps (`isGhostSuspect`),
     /// so a quarantined tap is never the engine's either. nil when that is
@@ -70,22 +73,36 @@ struct FilteredPanel: Sendable {
     /// What the filter's rules did since the last call: each ghost pattern
     /// confirmed is logged once, with its period and place (`device`: the
     /// panel's path); returns the touches quarantined and those withheld
-    /// (`max_contacts`, palms), for the counts.
-    mutating func news(device: String, into out: inout LiveInputMachine.Output)
+    /// (`max_contacts`, palms, `block`), for the counts. Each is also a
+    /// line of `replay --copy --explain` (`time`: the frame's) when asked.
+    mutating func news(device: String, at time: Double, into out: inout LiveInputMachine.Output)
         -> (quarantined: Int, withheld: [TouchFilterMachine.WithheldReason: Int]) {
         var quarantined = 0
         var withheld: [TouchFilterMachine.WithheldReason: Int] = [:]
         for notice in filter.takeNotices() {
             switch notice {
             case .ghostPattern(let pattern):
-                out.log(.notice, "filter: ghost touches on \(device): a still tap every \(Self.rounded(pattern.period, 100)) s at (\(Self.rounded(pattern.x, 10)), \(Self.rounded(pattern.y, 10))) mm of the panel, \(pattern.occurrences) so far; quarantined from now on (ghost_touches)")
-            case .ghostQuarantined:
+                let text = "a still tap every \(Self.rounded(pattern.period, 100)) s at (\(Self.rounded(pattern.x, 10)), \(Self.rounded(pattern.y, 10))) mm of the panel, \(pattern.occurrences) so far; quarantined from now on (ghost_touches)"
+                out.explain(time, "copy: ghost touches: " + text)
+                out.log(.notice, "filter: ghost touches on \(device): " + text)
+            case .ghostQuarantined(_, let x, let y):
                 quarantined += 1
+                out.explain(time, "copy: a ghost tap at (\(Self.rounded(x, 10)), \(Self.rounded(y, 10))) mm quarantined: never written (ghost_touches)")
             case .touchWithheld(let reason):
                 withheld[reason, default: 0] += 1
+                out.explain(time, "copy: a touch withheld: " + Self.why(reason))
             }
         }
         return (quarantined, withheld)
+    }
+
+    /// Why a touch was withheld, for `--explain`.
+    static func why(_ reason: TouchFilterMachine.WithheldReason) -> String {
+        switch reason {
+        case .maxContacts: return "one touch too many for max_contacts"
+        case .palm: return "a palm (MT_TOOL_PALM, or wider than palm_mm)"
+        case .block: return "a finger of a pinch or swipe that block keeps from the UI"
+        }
     }
 
     /// `value` rounded to 1/`per` (no Foundation for a format).

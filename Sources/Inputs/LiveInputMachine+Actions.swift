@@ -43,6 +43,9 @@ extension LiveInputMachine {
         var copyEvents: [TouchFilterMachine.Output] = []
         /// The machine's engine's trace lines, if it traces.
         let trace: TraceLines?
+        /// `replay --copy --explain`: what the filter kept from the copy,
+        /// each with its time (the engine's, in seconds), when not nil.
+        var explained: [(time: Double, text: String)]? = nil
 
         init(trace: TraceLines? = nil) {
             self.trace = trace
@@ -54,6 +57,11 @@ extension LiveInputMachine {
         mutating func log(_ level: Logger.Level, _ line: String) {
             takeTrace()
             actions.append(.log(level, line))
+        }
+
+        /// A line for `replay --copy --explain`, when it is asked for.
+        mutating func explain(_ time: Double, _ text: @autoclosure () -> String) {
+            if explained != nil { explained?.append((time, text())) }
         }
 
         /// The engine's trace lines so far, as debug log lines, here.

@@ -1,4 +1,6 @@
 import Engine
+import TouchFilter
+import WireProtocol
 
 extension LiveInputMachine {
     // MARK: Inputs: commands, reload, shutdown
@@ -18,6 +20,34 @@ extension LiveInputMachine {
     /// there), so it goes to the UI at once.
     mutating func setExclusions(_ rects: [ScreenRect]) {
         engine.setExclusions(rects)
+    }
+
+    /// Filter mode: the UI's regions (`filter_regions`) replace the
+    /// `[[filter.region]]` ones of every panel's filter; nil brings the
+    /// config's back. Said in `hello`/`state` and logged.
+    mutating func setFilterRegions(_ regions: [FilterRegion]?, into out: inout Output) {
+        guard settings.filterHold != nil else { return }
+        if let regions {
+            if configRegions == nil { configRegions = settings.filterRules.regions }
+            settings.filterRules.regions = regions
+        } else if let saved = configRegions {
+            settings.filterRules.regions = saved
+            configRegions = nil
+        } else {
+            return
+        }
+        for source in filters.keys { filters[source]?.replaceRegions(settings.filterRules.regions) }
+        let count = settings.filterRules.regions.count
+        out.log(.info, "filter: \(count) region\(count == 1 ? "" : "s") in force, \(regions == nil ? "the config's again" : "the UI's (filter_regions)")")
+    }
+
+    /// `filter_regions`' regions as the filter takes them (their names
+    /// checked by the server; one it does not know is left out).
+    static func filterRegions(_ wire: [FilterStatus.Region]) -> [FilterRegion] {
+        wire.map { region in
+            FilterRegion(x: region.x0...region.x1, y: region.y0...region.y1, maxContacts: region.maxContacts,
+                         block: region.block.map { Set($0.compactMap(BlockedGesture.init(rawValue:))) })
+        }
     }
 
     /// A new config for new gestures, its millimetres resolved for the

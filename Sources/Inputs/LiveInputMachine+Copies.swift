@@ -118,11 +118,12 @@ extension LiveInputMachine {
     }
 
     /// The rules a filter applies, for its log line: `""` with none, else
-    /// `"; max_contacts 1, 2 regions, palm_mm 8, transform, ghost_touches
-    /// quarantine"` (what is on).
+    /// `"; max_contacts 1, block pinch swipe-2, 2 regions, palm_mm 8,
+    /// transform, ghost_touches quarantine"` (what is on).
     static func rulesText(_ rules: FilterRules) -> String {
         var parts: [String] = []
         if let max = rules.maxContacts { parts.append("max_contacts \(max)") }
+        if !rules.block.isEmpty { parts.append("block " + BlockedGesture.ordered(rules.block).map(\.rawValue).joined(separator: " ")) }
         if !rules.regions.isEmpty { parts.append("\(rules.regions.count) region\(rules.regions.count == 1 ? "" : "s")") }
         if let mm = rules.palmMillimetres { parts.append("palm_mm \(mm)") }
         if let after = rules.stuckAfter { parts.append("stuck_after \(after) s") }

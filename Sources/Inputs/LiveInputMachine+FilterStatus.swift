@@ -1,3 +1,4 @@
+import Engine
 import TouchFilter
 import WireProtocol
 
@@ -37,6 +38,6 @@ extension LiveInputMachine {
 
     /// A `block` list's names, in a fixed order.
     static func names(_ block: Set<BlockedGesture>) -> [String] {
-        BlockedGesture.allCases.filter(block.contains).map(\.rawValue)
+        BlockedGesture.ordered(block).map(\.rawValue)
     }
 }

@@ -44,7 +44,8 @@ extension LiveInputMachine {
             }
             if filterFrame {
                 filter?.decide(at: frames.frame.time, into: &out) { slot in verdict(slot, source: source, frames) }
-                if filter?.hasNews == true, let news = filter?.news(device: devices[source]?.path ?? "the panel", into: &out) {
+                if filter?.hasNews == true, let news = filter?.news(device: devices[source]?.path ?? "the panel",
+                                                                     at: frames.frame.time, into: &out) {
                     counters.ghostTouches += news.quarantined
                     counters.touchesWithheldForMaxContacts += news.withheld[.maxContacts] ?? 0
                     counters.palmsWithheld += news.withheld[.palm] ?? 0
@@ -128,6 +129,7 @@ extension LiveInputMachine {
             }
             assemblers[source] = frames
             counters.stuckContacts += count
+            out.explain(at, "copy: \(count) touch\(count == 1 ? "" : "es") stuck (no event for \(settings.filterRules.stuckAfter ?? 0) s: stuck_after), ended on the copy and for the engine")
             out.log(.notice, "\(devices[source]?.path ?? "the panel"): \(count) contact\(count == 1 ? "" : "s") stuck (no event for \(settings.filterRules.stuckAfter ?? 0) s) ended (\(counters.stuckContacts) so far)")
         }
     }

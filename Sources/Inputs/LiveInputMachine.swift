@@ -60,6 +60,9 @@ public struct LiveInputMachine: Sendable {
     }
 
     var settings = Settings()
+    /// The config's `[[filter.region]]` regions while the UI's
+    /// (`filter_regions`) are in force; nil when the config's are.
+    var configRegions: [FilterRegion]? = nil
     var engine: TransitionEngine
     /// The config as given (lengths in millimetres unresolved); the engine
     /// runs it resolved for the panel `lengthsSource`.

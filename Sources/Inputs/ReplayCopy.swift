@@ -31,6 +31,9 @@ public enum ReplayCopy {
         /// What the live daemon would log meanwhile (level name and line),
         /// for `--verbose`.
         public var log: [(level: String, line: String)]
+        /// With `explain`: what the filter kept from the copy and why, each
+        /// with its time (seconds on the recording's clock), for `--explain`.
+        public var explanations: [(time: Double, text: String)]
     }
 
     /// The copy of `input` under `configuration` (the engine's config),
@@ -39,9 +42,10 @@ public enum ReplayCopy {
     /// copied (filter mode needs a multitouch protocol B panel) or the
     /// engine cannot read it, naming the recording. `traces`: the engine's
     /// state changes join the log (debug lines), as the daemon's `--verbose`.
+    /// `explain`: say what the filter withheld, quarantined or ended.
     public static func make(of input: ReplayInput, configuration: EngineConfiguration, hold: Double,
                             rules: FilterRules, geometry: ScreenGeometry,
-                            traces: Bool = false) throws(ReplayError) -> Copy {
+                            traces: Bool = false, explain: Bool = false) throws(ReplayError) -> Copy {
         do {
             _ = try TouchFrameAssembler(device: input.device, timeOrigin: 0, geometry: geometry)
         } catch {
@@ -53,13 +57,15 @@ public enum ReplayCopy {
             throw ReplayError(path: input.path, message: "filter mode cannot copy its panel: \(error.message)")
         }
         var driver = Driver(configuration: configuration, hold: hold, rules: rules, traces: traces)
+        if explain { driver.out.explained = [] }
         driver.attach(input, geometry: geometry)
         guard let description = driver.description else {
             let why = driver.log.last { $0.level == "error" }?.line ?? "no copy was made"
             throw ReplayError(path: input.path, message: "filter mode cannot copy its panel: \(why)")
         }
         driver.play(input.events, path: input.path)
-        return Copy(description: description, events: driver.copied, log: driver.log)
+        return Copy(description: description, events: driver.copied, log: driver.log,
+                    explanations: driver.out.explained ?? [])
     }
 
     /// The machine and what it asked for: an executor on a virtual clock.

@@ -246,6 +246,8 @@ public final class TransitionServer: @unchecked Sendable {
             reload(requestedBy: client, id: requestID)
         case .setExclusions(let rects):
             host.setExclusions(rects)
+        case .setFilterRegions(let regions):
+            host.setFilterRegions(regions)
         case .sendState(let id, let requestID):
             writer.reset()
             encoder.hello(type: .state, active: host.snapshot(), seq: host.lastSeq, input: host.inputStatus, geometry: host.geometry, devices: host.inputDevices, exclusions: machine.exclusionsInForce, filter: host.filterStatus, id: requestID, into: writer)

@@ -275,6 +275,10 @@ public struct ServerStateMachine: Sendable {
     /// A client's own exclusion regions.
     public func exclusions(of client: ClientID) -> [ScreenRect]? { index(of: client).map { clients[$0].exclusions } }
 
+    /// The client whose `filter_regions` are in force (nil: the config's
+    /// are): when it goes, the config's come back.
+    public private(set) var filterRegionsOwner: ClientID? = nil
+
     // MARK: Actions
 
     /// What the executor is to do.
@@ -305,6 +309,9 @@ public struct ServerStateMachine: Sendable {
         /// Give the engine these exclusion regions (the union of every open
         /// client's), replacing those it has.
         case setExclusions([ScreenRect])
+        /// Filter mode: these regions replace the `[[filter.region]]` ones
+        /// in force (nil: the config's again).
+        case setFilterRegions([FilterStatus.Region]?)
         /// Start feeding the engine (once).
         case startInput
         /// Stop the input, ending what is in flight; report with `inputStopped`.
@@ -630,6 +637,7 @@ public struct ServerStateMachine: Sendable {
                 clients[i].phase = .closing
                 actions.append(.close(id))
                 if !clients[i].exclusions.isEmpty { refreshExclusions(into: &actions) }
+                dropFilterRegions(of: id, into: &actions)
                 return
             }
             drain(at: i, into: &actions)
@@ -650,6 +658,7 @@ public struct ServerStateMachine: Sendable {
         if settings.logClients { actions.append(.log(.debug, "\(client.label) disconnected (\(clientCount) clients)")) }
         // Its exclusion regions go with it.
         if !client.exclusions.isEmpty { refreshExclusions(into: &actions) }
+        dropFilterRegions(of: id, into: &actions)
         for (transition, driver) in drivers.sorted(by: { $0.key < $1.key }) where driver == id {
             drivers[transition] = nil
             switch phase {
@@ -892,7 +901,43 @@ public struct ServerStateMachine: Sendable {
             statistics.count(command.name, nil)
             refreshExclusions(into: &actions)
             reply(id, ReplyLines.ok(command.name, id: requestID), into: &actions)
+        case .filterRegions(let regions):
+            if let regions, let problem = Self.problem(with: regions) {
+                statistics.count(command.name, .badField)
+                reply(id, ReplyLines.error(.badField, problem + "; nothing changed", cmd: command.name, id: requestID), into: &actions)
+                return
+            }
+            // The last client to set them owns them; null hands them back to the config.
+            filterRegionsOwner = regions == nil ? nil : id
+            statistics.count(command.name, nil)
+            actions.append(.setFilterRegions(regions))
+            reply(id, ReplyLines.ok(command.name, id: requestID), into: &actions)
         }
+    }
+
+    /// What is wrong with `filter_regions`' regions beyond their shape (the
+    /// decoder's): how many, the contact limits and the gestures' names, by
+    /// the config's bounds. nil when nothing is.
+    static func problem(with regions: [FilterStatus.Region]) -> String? {
+        if regions.count > FilterLimits.regions {
+            return "'regions' has \(regions.count) regions; at most \(FilterLimits.regions)"
+        }
+        for (k, region) in regions.enumerated() {
+            if let n = region.maxContacts, !FilterLimits.contacts.contains(n) {
+                return "'regions[\(k)].max_contacts' must be from \(FilterLimits.contacts.lowerBound) to \(FilterLimits.contacts.upperBound) (got \(n))"
+            }
+            for name in region.block ?? [] where BlockedGesture(rawValue: name) == nil {
+                return "'regions[\(k)].block': unknown gesture '\(name)' (known: \(BlockedGesture.allCases.map(\.rawValue).joined(separator: ", ")))"
+            }
+        }
+        return nil
+    }
+
+    /// A client goes: regions it set (`filter_regions`) give way to the config's.
+    private mutating func dropFilterRegions(of client: ClientID, into actions: inout [Action]) {
+        guard filterRegionsOwner == client, phase != .closed else { return }
+        filterRegionsOwner = nil
+        actions.append(.setFilterRegions(nil))
     }
 
     /// The regions of every open client, client `i`'s replaced by `rects`:
@@ -1049,6 +1094,7 @@ public struct ServerStateMachine: Sendable {
         clients[i].phase = .closing
         actions.append(.closeAfterWriting(clients[i].id, [line]))
         if !clients[i].exclusions.isEmpty { refreshExclusions(into: &actions) }
+        dropFilterRegions(of: clients[i].id, into: &actions)
     }
 
     // MARK: Helpers

@@ -28,6 +28,10 @@ public protocol EngineHost: AnyObject {
     /// inside one (`TransitionEngine.setExclusions`), and in filter mode
     /// such a touch goes to the UI at once.
     func setExclusions(_ rects: [ScreenRect])
+    /// Filter mode: replaces the `[[filter.region]]` regions in force with
+    /// these (`filter_regions`; nil: the config's again), their names
+    /// checked. A host without a filter changes nothing.
+    func setFilterRegions(_ regions: [FilterStatus.Region]?)
     /// Replaces the config for new gestures; transitions in flight finish
     /// under theirs (`TransitionEngine.reload`). `configuration` then lists
     /// the new transitions first (`liveTransitionCount` of them), then those
@@ -92,4 +96,5 @@ extension EngineHost {
     public var inputStatus: [(key: String, value: String)] { [] }
     public var inputDevices: [(source: Int, path: String, name: String)] { [] }
     public var filterStatus: FilterStatus? { nil }
+    public func setFilterRegions(_ regions: [FilterStatus.Region]?) {}
 }

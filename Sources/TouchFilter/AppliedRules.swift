@@ -39,13 +39,13 @@ struct AppliedRules: Sendable {
         }
     }
 
-    let rules: FilterRules
+    private(set) var rules: FilterRules
     let geometry: ScreenGeometry
     /// Some touch may be withheld for `max_contacts` (the table's or a region's).
-    let limitsContacts: Bool
+    private(set) var limitsContacts: Bool
     /// Some gesture is kept from the copy (`block`, the table's or a
     /// region's) and the panel has positions to recognise one by.
-    let blocksGestures: Bool
+    private(set) var blocksGestures: Bool
     /// Index of ABS_MT_TOOL_TYPE in the contact axes, if the panel declares it.
     let toolTypeAxis: Int?
     /// Index of ABS_MT_TOUCH_MAJOR and the value over which a touch is a
@@ -93,6 +93,13 @@ struct AppliedRules: Sendable {
         } else {
             transformed = []
         }
+    }
+
+    /// The UI's regions (`filter_regions`) replace the config's.
+    mutating func replaceRegions(_ regions: [FilterRegion]) {
+        rules.regions = regions
+        limitsContacts = rules.maxContacts != nil || regions.contains { $0.maxContacts != nil }
+        blocksGestures = rules.blocksGestures && position != nil
     }
 
     // MARK: Palms

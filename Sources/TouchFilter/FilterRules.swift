@@ -1,3 +1,5 @@
+import Engine
+
 /// The config's `[filter]` table: what of a panel the UI's copy never gets,
 /// besides the touches a transition claims, and how the copy is written.
 /// Applies in filter mode (`[input] mode = "filter"`). A value; with the
@@ -58,25 +60,6 @@ public struct FilterRules: Sendable, Equatable {
     public func block(atX x: Double, y: Double) -> Set<BlockedGesture> {
         for region in regions where region.contains(x: x, y: y) { return region.block ?? block }
         return block
-    }
-}
-
-/// A gesture kept from the UI (`block`): a pinch, or a swipe of 2–5 fingers.
-public enum BlockedGesture: String, Sendable, Hashable, CaseIterable {
-    case pinch
-    case swipe2 = "swipe-2"
-    case swipe3 = "swipe-3"
-    case swipe4 = "swipe-4"
-    case swipe5 = "swipe-5"
-
-    /// The number of fingers the gesture has.
-    public var fingers: Int {
-        switch self {
-        case .pinch, .swipe2: return 2
-        case .swipe3: return 3
-        case .swipe4: return 4
-        case .swipe5: return 5
-        }
     }
 }
 

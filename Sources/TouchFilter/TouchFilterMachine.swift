@@ -103,7 +103,7 @@ public struct TouchFilterMachine: Sendable {
 
     let layout: FilterLayout
     /// The `[filter]` rules as this panel's filter applies them.
-    let applied: AppliedRules
+    var applied: AppliedRules
     var reader: SourceReader
     /// The source at the last SYN_REPORT.
     var frame: SourceSlots
@@ -279,6 +279,14 @@ public struct TouchFilterMachine: Sendable {
             touches[slot]?.disposition = .swallowed
             clone.flush(due: now, into: &output)
         }
+    }
+
+    /// Replaces the `[[filter.region]]` regions (the UI's `filter_regions`).
+    /// Touches down keep the `max_contacts` they began under; a group of
+    /// fingers takes the regions' `block` as it next forms.
+    public mutating func replaceRegions(_ regions: [FilterRegion]) {
+        applied.replaceRegions(regions)
+        blockGroup = nil
     }
 
     /// `time`, or the latest time seen if that is later or `time` is not finite.

@@ -303,9 +303,9 @@ enum FilterKeys {
     /// The name `[[filter.region]]` is nested under.
     static let tableName = "filter"
     /// The most contacts `max_contacts` may name: the panels' usual 10.
-    static let contactRange = 1...10
+    static let contactRange = FilterLimits.contacts
     /// The most `[[filter.region]]` tables a config may have.
-    static let maxRegions = 32
+    static let maxRegions = FilterLimits.regions
 
     private static let none = FilterRules.none
 
@@ -355,11 +355,6 @@ enum FilterRegionKeys {
     static let block = ConfigKey<[BlockedGesture]?>(
         FilterKeys.block.name, FilterKeys.gestures,
         summary: "for gestures that begin here, each " + BlockedGesture.allCases.map(\.rawValue).joined(separator: " | ") + " (default: [filter]'s)")
-}
-
-extension BlockedGesture {
-    /// The gestures of `set` in declaration order: a set written the same way each time.
-    static func ordered(_ set: Set<BlockedGesture>) -> [BlockedGesture] { allCases.filter(set.contains) }
 }
 
 // MARK: - [metrics]

@@ -46,6 +46,9 @@ extension ClientCommand {
         case .exclude(let rects):
             w.raw(",\"rects\":")
             w.rects(rects)
+        case .filterRegions(let regions):
+            w.raw(",\"regions\":")
+            if let regions { FilterStatus.encode(regions: regions, into: w) } else { w.raw("null") }
         }
         w.id(id)
         w.raw("}\n")

@@ -16,6 +16,10 @@ public enum ClientCommand: Sendable, Equatable {
     /// This client's exclusion regions (replacing its earlier list; empty:
     /// none): no transition starts from a touch that begins inside one.
     case exclude(rects: [ExclusionRect])
+    /// Filter mode: replaces the `[[filter.region]]` regions in force
+    /// (nil: the config's again); each region's `block` names are checked
+    /// by the server.
+    case filterRegions(regions: [FilterStatus.Region]?)
 
     /// The command's name, as in `{"cmd":NAME}`.
     public var name: String {
@@ -31,6 +35,7 @@ public enum ClientCommand: Sendable, Equatable {
         case .reload: return "reload"
         case .dump: return "dump"
         case .exclude: return "exclude"
+        case .filterRegions: return "filter_regions"
         }
     }
 
@@ -39,7 +44,7 @@ public enum ClientCommand: Sendable, Equatable {
         switch self {
         case .subscribe, .ping, .state: return false
         // `dump` changes nothing, but what the panel saw is for allowed peers only.
-        case .run, .drive, .release, .cancel, .enable, .reload, .dump, .exclude: return true
+        case .run, .drive, .release, .cancel, .enable, .reload, .dump, .exclude, .filterRegions: return true
         }
     }
 }

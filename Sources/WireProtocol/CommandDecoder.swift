@@ -121,9 +121,14 @@ public enum CommandDecoder {
             case .failure(let message): return fail(.badField, message.text)
             case .success(let rects): return .success((.exclude(rects: rects), id))
             }
+        case "filter_regions":
+            switch filterRegions(value["regions"]) {
+            case .failure(let message): return fail(.badField, message.text)
+            case .success(let regions): return .success((.filterRegions(regions: regions), id))
+            }
         default:
             _ = transition()
-            return fail(.unknownCommand, "unknown command '\(name)' (known: subscribe, ping, state, run, drive, release, cancel, enable, reload, dump, exclude)")
+            return fail(.unknownCommand, "unknown command '\(name)' (known: subscribe, ping, state, run, drive, release, cancel, enable, reload, dump, exclude, filter_regions)")
         }
     }
 }
@@ -160,5 +165,50 @@ extension CommandDecoder {
             rects.append(ExclusionRect(v[0], v[1], v[2], v[3]))
         }
         return .success(rects)
+    }
+
+    /// `filter_regions`' `regions`: null (the config's again), or an array
+    /// of objects `{"x":[x0,x1],"y":[y0,y1]}` with an optional
+    /// `max_contacts` (an integer) and `block` (an array of distinct
+    /// strings), each side increasing within 0…1. How many, the contact
+    /// range and the gestures' names are the server's to check.
+    static func filterRegions(_ field: JSONValue?) -> Result<[FilterStatus.Region]?, RectsProblem> {
+        let shape = "'regions' must be null (the config's regions) or an array of {\"x\":[x0,x1],\"y\":[y0,y1]} with optional \"max_contacts\" and \"block\" (screen units, 0 to 1, x0 < x1, y0 < y1)"
+        guard let field else { return .failure(RectsProblem(text: "missing 'regions' (\(shape))")) }
+        if field.isNull { return .success(nil) }
+        guard let items = field.array else { return .failure(RectsProblem(text: shape)) }
+        var regions: [FilterStatus.Region] = []
+        for (k, item) in items.enumerated() {
+            guard case .object = item else { return .failure(RectsProblem(text: "'regions[\(k)]' must be an object (\(shape))")) }
+            func side(_ name: String) -> (Double, Double)? {
+                guard let numbers = item[name]?.array, numbers.count == 2,
+                      let low = numbers[0].double, let high = numbers[1].double,
+                      low >= 0, high <= 1, low < high else { return nil }
+                return (low + 0, high + 0)
+            }
+            guard let x = side("x"), let y = side("y") else {
+                return .failure(RectsProblem(text: "'regions[\(k)]': 'x' and 'y' must each be [low, high], from 0 to 1, low < high"))
+            }
+            var maxContacts: Int? = nil
+            if let raw = item["max_contacts"], !raw.isNull {
+                guard let n = raw.double, n.rounded(.towardZero) == n, abs(n) < 1e9 else {
+                    return .failure(RectsProblem(text: "'regions[\(k)].max_contacts' must be an integer"))
+                }
+                maxContacts = Int(n)
+            }
+            var block: [String]? = nil
+            if let raw = item["block"], !raw.isNull {
+                guard let list = raw.array else { return .failure(RectsProblem(text: "'regions[\(k)].block' must be an array of gesture names")) }
+                var names: [String] = []
+                for entry in list {
+                    guard let name = entry.string else { return .failure(RectsProblem(text: "'regions[\(k)].block' must be an array of gesture names")) }
+                    guard !names.contains(name) else { return .failure(RectsProblem(text: "'regions[\(k)].block' names '\(name)' twice")) }
+                    names.append(name)
+                }
+                block = names
+            }
+            regions.append(FilterStatus.Region(x0: x.0, x1: x.1, y0: y.0, y1: y.1, maxContacts: maxContacts, block: block))
+        }
+        return .success(regions)
     }
 }

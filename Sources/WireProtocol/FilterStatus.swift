@@ -81,25 +81,8 @@ extension FilterStatus {
         }
         if !block.isEmpty { Self.encode(block: block, into: w) }
         if !regions.isEmpty {
-            w.raw(",\"regions\":[")
-            for (k, region) in regions.enumerated() {
-                w.raw(k > 0 ? ",{\"x\":[" : "{\"x\":[")
-                w.number(region.x0)
-                w.raw(",")
-                w.number(region.x1)
-                w.raw("],\"y\":[")
-                w.number(region.y0)
-                w.raw(",")
-                w.number(region.y1)
-                w.raw("]")
-                if let maxContacts = region.maxContacts {
-                    w.raw(",\"max_contacts\":")
-                    w.integer(maxContacts)
-                }
-                if let block = region.block { Self.encode(block: block, into: w) }
-                w.raw("}")
-            }
-            w.raw("]")
+            w.raw(",\"regions\":")
+            Self.encode(regions: regions, into: w)
         }
         if let ghostTouches {
             w.raw(",\"ghost_touches\":")
@@ -136,6 +119,29 @@ extension FilterStatus {
         }
         if transform { w.raw(",\"transform\":true") }
         w.raw("}")
+    }
+
+    /// `[{"x":[x0,x1],"y":[y0,y1],…},…]`: `hello`'s regions and `filter_regions`'.
+    static func encode(regions: [Region], into w: JSONWriter) {
+        w.raw("[")
+        for (k, region) in regions.enumerated() {
+            w.raw(k > 0 ? ",{\"x\":[" : "{\"x\":[")
+            w.number(region.x0)
+            w.raw(",")
+            w.number(region.x1)
+            w.raw("],\"y\":[")
+            w.number(region.y0)
+            w.raw(",")
+            w.number(region.y1)
+            w.raw("]")
+            if let maxContacts = region.maxContacts {
+                w.raw(",\"max_contacts\":")
+                w.integer(maxContacts)
+            }
+            if let block = region.block { encode(block: block, into: w) }
+            w.raw("}")
+        }
+        w.raw("]")
     }
 
     /// `,"block":["pinch",…]`.

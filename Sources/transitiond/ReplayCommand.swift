@@ -46,7 +46,7 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "NDJSON on stdout even on a terminal.")
     var json = false
 
-    @Flag(help: "With --fast: say why, for each touch-down and each decision (which transitions considered it, why each passed over it or did not look at it, whether a flick or the threshold decided; when nothing began, why). Text on stdout; with --json the events on stdout and explain lines on stderr.")
+    @Flag(help: "With --fast: say why, for each touch-down and each decision (which transitions considered it, why each passed over it or did not look at it, whether a flick or the threshold decided; when nothing began, why). Text on stdout; with --json the events on stdout and explain lines on stderr. With --copy: each touch the filter kept from the copy, and why (max_contacts, palm, block, a ghost tap, stuck).")
     var explain = false
 
     @Option(help: ArgumentHelp("Write an SVG plot of each transition (progress over time against the finish threshold, velocity on a strip of its own against the flick band, each release and why, rejected candidates numbered and listed; when nothing began, why) to FILE (- for stdout) instead of the stream; runs on the virtual clock, as --fast.", valueName: "FILE"))
@@ -85,7 +85,7 @@ struct ReplayCommand: ParsableCommand {
         try requireNames(["--socket": socket, "--plot": plot, "--copy": copy])
         if copy != nil {
             if !fast { throw ValidationError("--copy needs --fast: the copy's times are the recording's own, not paced") }
-            let others = [socket != nil ? "--socket" : nil, plot != nil ? "--plot" : nil, explain ? "--explain" : nil,
+            let others = [socket != nil ? "--socket" : nil, plot != nil ? "--plot" : nil,
                           json ? "--json" : nil, loop != 1 ? "--loop" : nil].compactMap { $0 }
             if !others.isEmpty {
                 throw ValidationError("--copy writes the copy of one recording: not with \(others.joined(separator: ", "))")
@@ -232,7 +232,8 @@ struct ReplayCommand: ParsableCommand {
         let made: ReplayCopy.Copy
         do {
             made = try ReplayCopy.make(of: recording, configuration: daemon.engine, hold: daemon.input.filterHold,
-                                       rules: daemon.filter, geometry: daemon.input.geometry(), traces: verbose)
+                                       rules: daemon.filter, geometry: daemon.input.geometry(), traces: verbose,
+                                       explain: explain)
         } catch {
             throw Failure(.dataError, error.description)
         }
@@ -241,6 +242,13 @@ struct ReplayCommand: ParsableCommand {
         }
         let bytes = EvemuWriter.write(description: made.description, events: made.events, origin: 0)
         try TextFile.write(String(decoding: bytes, as: UTF8.self), to: target)
+        if explain {
+            // What the filter kept from the copy, on stdout (stderr when the
+            // copy itself goes there); nothing when it kept nothing.
+            var out = StandardOutput(fd: target == "-" ? 2 : 1)
+            for note in made.explanations { out.write(ExplanationText.seconds(note.time) + "  " + note.text + "\n") }
+            try out.checkWritten()
+        }
     }
 
     /// `--plot FILE`: the whole replay on the virtual clock, then its SVG.

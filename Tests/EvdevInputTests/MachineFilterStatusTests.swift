@@ -18,9 +18,9 @@ struct MachineFilterStatusTests {
         s.machine.settings.filterRules = rules
         s.attach(grabbed: true)
         let before = try #require(s.machine.filterStatus())
-        #expect(before == FilterStatus(hold: 0.08, maxContacts: 1,
+        #expect(before == FilterStatus(hold: 0.08, maxContacts: 1, block: ["pinch"],
                                        regions: [FilterStatus.Region(x0: 0, x1: 0.5, y0: 0.5, y1: 1, maxContacts: 2),
-                                                 FilterStatus.Region(x0: 0.5, x1: 1, y0: 0, y1: 0.25)],
+                                                 FilterStatus.Region(x0: 0.5, x1: 1, y0: 0, y1: 0.25, block: [])],
                                        ghostTouches: "quarantine", stuckAfter: 600, palmMillimetres: 30, transform: true))
         // Three still taps 12.9 s apart at (2048, 1152): (128, 72) mm of the test panel.
         var input: [InputEvent] = []

@@ -102,6 +102,8 @@ private struct Script {
             return "exclusions " + (rects.isEmpty ? "none" : rects.map { r in
                 [r.x0, r.y0, r.x1, r.y1].map { "\($0)" }.joined(separator: ",")
             }.joined(separator: " "))
+        case .setFilterRegions(let regions):
+            return "filter-regions " + (regions.map { "\($0.count)" } ?? "config")
         case .reload(let id, _): return "reload \(id.map { "\($0.number)" } ?? "-")"
         case .startInput: return "start-input"
         case .stopInput: return "stop-input"
@@ -1124,5 +1126,67 @@ struct ServerOptionsTests {
         let server = TransitionServer(loop: group.next(), options: options, host: IdleHost(), logger: Logger(label: "test"))
         #expect(throws: ServerOptionsError.self) { try server.start() }
         #expect(access(options.socketPath, F_OK) != 0, "nothing was bound")
+    }
+}
+
+@Suite("The UI's filter regions (filter_regions)")
+struct FilterRegionsCommandTests {
+    static func regions(_ json: String, id: Int = 1) -> String { "{\"cmd\":\"filter_regions\",\"regions\":\(json),\"id\":\(id)}\n" }
+
+    @Test func theLastClientToSetThemOwnsThemAndTheConfigsComeBackWhenItGoes() {
+        var s = Script()
+        let a = s.connect(), b = s.connect()
+        s.say(a, Self.regions(#"[{"x":[0,0.5],"y":[0,1],"max_contacts":2,"block":[]}]"#))
+        #expect(s.last == ["filter-regions 1", "send 1 ⟨{\"type\":\"ok\",\"cmd\":\"filter_regions\",\"id\":1}⏎⟩", "flush 1"],
+                "the host has them before the client hears ok")
+        #expect(s.machine.filterRegionsOwner == a)
+        s.say(b, Self.regions("[]", id: 2))
+        #expect(s.last.first == "filter-regions 0")
+        #expect(s.machine.filterRegionsOwner == b)
+        // a no longer owns them: its going changes nothing.
+        s.gone(a)
+        #expect(!s.last.contains { $0.hasPrefix("filter-regions") })
+        s.gone(b)
+        #expect(s.last.contains("filter-regions config"))
+        #expect(s.machine.filterRegionsOwner == nil)
+    }
+
+    @Test func nullHandsThemBackToTheConfig() {
+        var s = Script()
+        let a = s.connect()
+        s.say(a, Self.regions(#"[{"x":[0,1],"y":[0,1],"block":["pinch"]}]"#))
+        s.say(a, Self.regions("null", id: 2))
+        #expect(s.last.first == "filter-regions config")
+        #expect(s.machine.filterRegionsOwner == nil)
+        s.gone(a)
+        #expect(!s.last.contains { $0.hasPrefix("filter-regions") })
+    }
+
+    @Test func badRegionsAreRefusedWholeNamingWhatIsWrong() {
+        var s = Script()
+        let a = s.connect()
+        let tooMany = "[" + Array(repeating: #"{"x":[0,1],"y":[0,1]}"#, count: 33).joined(separator: ",") + "]"
+        for (json, says) in [
+            (#"[{"x":[0,1],"y":[0,1],"block":["circle"]}]"#, "'regions[0].block': unknown gesture 'circle' (known: pinch, swipe-2, swipe-3, swipe-4, swipe-5); nothing changed"),
+            (#"[{"x":[0,1],"y":[0,1]},{"x":[0,1],"y":[0,1],"max_contacts":11}]"#, "'regions[1].max_contacts' must be from 1 to 10 (got 11)"),
+            (tooMany, "'regions' has 33 regions; at most 32"),
+            (#"[{"x":[0.5,0.2],"y":[0,1]}]"#, "'regions[0]': 'x' and 'y' must each be [low, high], from 0 to 1, low < high"),
+            (#"[{"x":[0,1],"y":[0,1],"block":["pinch","pinch"]}]"#, "'regions[0].block' names 'pinch' twice"),
+            (#"{"x":[0,1]}"#, "'regions' must be null"),
+        ] {
+            s.say(a, Self.regions(json, id: 5))
+            #expect(!s.last.contains { $0.hasPrefix("filter-regions") }, "\(json)")
+            let reply = s.to(a).first ?? ""
+            #expect(reply.contains("\"code\":\"bad-field\"") && reply.contains(says), "\(json): \(reply)")
+        }
+        #expect(s.machine.filterRegionsOwner == nil)
+    }
+
+    @Test func aPeerWithoutPermissionMayNotSetThem() {
+        var s = Script(.init(policy: AccessPolicy(uids: [1000], gids: []), transitions: ["back"]))
+        let a = s.connect(uid: 2000)
+        s.say(a, Self.regions("[]"))
+        #expect(!s.last.contains { $0.hasPrefix("filter-regions") })
+        #expect(s.to(a).first?.contains("\"code\":\"forbidden\"") == true)
     }
 }

@@ -170,6 +170,45 @@ struct ReplayCopyTests {
         #expect(copied == first)
     }
 
+    /// `block = ["pinch"]` on the project's pinch, which starts slowly (its
+    /// spread changes 0.02 about 110 ms after the second finger lands):
+    /// with the default hold (80 ms) the second finger reaches the copy
+    /// when its hold ends and lifts there as the pinch shows; with a hold
+    /// of 0.2 s it never does. The first finger goes on unbroken, and
+    /// `--explain` says why the second went.
+    @Test func aBlockedPinchLeavesTheFirstFingerAndIsExplained() throws {
+        let input = try replayInput("Recordings/pinch-in-2-fingers.events")
+        let landed = Double(input.events.filter { $0.code == EventCode.ABS_MT_TRACKING_ID && $0.value >= 0 }[1].time) * 1e-6
+        let why = "copy: a touch withheld: a finger of a pinch or swipe that block keeps from the UI"
+
+        let short = try ReplayCopy.make(of: input, configuration: .standard, hold: Self.hold,
+                                        rules: FilterRules(block: [.pinch]), geometry: .identity, explain: true)
+        let shown = Self.touches(short.events)
+        let both = shown.filter { $0.down.count == 2 }
+        #expect(!both.isEmpty && both.allSatisfy { Double($0.time) * 1e-6 >= landed + Self.hold - 1e-6 },
+                "the second finger only once its hold ended")
+        #expect(short.explanations.map(\.text) == [why])
+        let said = try #require(short.explanations.first?.time)
+        #expect(said > landed + Self.hold, "\(said) against \(landed)")
+        // Lifted on the copy as the pinch showed, the first finger still down.
+        let after = shown.filter { Double($0.time) * 1e-6 >= said }
+        #expect(after.first?.down.map(\.touch) == [0])
+
+        let long = try ReplayCopy.make(of: input, configuration: .standard, hold: 0.2,
+                                       rules: FilterRules(block: [.pinch]), geometry: .identity, explain: true)
+        let copied = Self.touches(long.events)
+        #expect(copied.allSatisfy { $0.down.count <= 1 })
+        #expect(Set(copied.flatMap { $0.down.map(\.touch) }) == [0])
+        #expect(long.explanations.map(\.text) == [why])
+        let early = try #require(long.explanations.first?.time)
+        #expect(early > landed && early < landed + 0.2)
+        // Without --explain, nothing is kept for it, and the copy is the same.
+        let quiet = try ReplayCopy.make(of: input, configuration: .standard, hold: 0.2,
+                                        rules: FilterRules(block: [.pinch]), geometry: .identity)
+        #expect(quiet.explanations.isEmpty)
+        #expect(quiet.events == long.events)
+    }
+
     /// The recording stops with both fingers of the pinch down: with
     /// `stuck_after`, they end on the copy at the last event + stuck_after
     /// (when the live timer would fire); without, where the recording

@@ -75,7 +75,7 @@ struct ProtocolDocTests {
                 #expect(Self.page.contains("`\(text)`"), "\(line) is refused with \(text), which the page does not show")
             }
         }
-        #expect(names == ["subscribe", "ping", "state", "run", "drive", "release", "cancel", "enable", "dump", "reload", "exclude"])
+        #expect(names == ["subscribe", "ping", "state", "run", "drive", "release", "cancel", "enable", "dump", "reload", "exclude", "filter_regions"])
     }
 
     /// The error codes the page lists are the code's.

@@ -83,6 +83,9 @@ struct RoundTripTests {
         .enable(transition: "back", enabled: false), .enable(transition: "back", enabled: true),
         .exclude(rects: []), .exclude(rects: [ExclusionRect(0, 0.6, 0.3, 1)]),
         .exclude(rects: [ExclusionRect(0.1, 0.2, 0.3, 0.4), ExclusionRect(0, 0, 1, 1)]),
+        .filterRegions(regions: nil), .filterRegions(regions: []),
+        .filterRegions(regions: [FilterStatus.Region(x0: 0, x1: 0.5, y0: 0.25, y1: 1, maxContacts: 2, block: []),
+                                 FilterStatus.Region(x0: 0.5, x1: 1, y0: 0, y1: 1, block: ["pinch", "swipe-9"])]),
     ]
 
     @Test(arguments: commands, [nil, .number(7), .number(-RequestID.largestNumber), .text("x\\y")] as [RequestID?])
@@ -98,7 +101,7 @@ struct RoundTripTests {
     /// reading commands go without permission.
     @Test func commandNames() {
         #expect(Set(Self.commands.map(\.name)) == ["subscribe", "ping", "state", "run", "drive", "release", "cancel",
-                                                    "enable", "reload", "dump", "exclude"])
+                                                    "enable", "reload", "dump", "exclude", "filter_regions"])
         #expect(Self.commands.filter { !$0.changesState }.map(\.name) == ["subscribe", "subscribe", "ping", "state"])
     }
 

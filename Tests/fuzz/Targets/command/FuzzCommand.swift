@@ -46,6 +46,12 @@ private func check(_ result: Result<(ClientCommand, RequestID?), CommandError>) 
                 fuzzCheck(0 <= r.x0 && r.x0 < r.x1 && r.x1 <= 1 && 0 <= r.y0 && r.y0 < r.y1 && r.y1 <= 1,
                           "an exclusion rectangle out of the screen or empty: \(r)")
             }
+        case .filterRegions(let regions):
+            for r in regions ?? [] {
+                fuzzCheck(0 <= r.x0 && r.x0 < r.x1 && r.x1 <= 1 && 0 <= r.y0 && r.y0 < r.y1 && r.y1 <= 1,
+                          "a filter region out of the screen or empty: \(r)")
+                fuzzCheck(Set(r.block ?? []).count == (r.block ?? []).count, "a gesture named twice: \(r)")
+            }
         case .subscribe, .ping, .state, .reload, .dump:
             break
         }
