@@ -124,6 +124,7 @@ export type Command =
   | { cmd: 'enable'; transition: string; enabled: boolean; id?: number | string }
   | { cmd: 'reload'; id?: number | string }
   | { cmd: 'exclude'; rects: [number, number, number, number][]; id?: number | string }
+  | { cmd: 'filter_regions'; regions: { x: [number, number]; y: [number, number]; max_contacts?: number; block?: string[] }[] | null; id?: number | string }
   | { cmd: string; id?: number | string; [key: string]: unknown };
 
 /** A transition as the client last saw it. */

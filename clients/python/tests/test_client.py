@@ -117,6 +117,13 @@ async def test_commands_and_replies(launcher, transport):
         await client.exclude([])
         assert "exclusions" not in await client.state()
 
+        # filter_regions: accepted (a replay has no filter to change), a bad name refused
+        assert (await client.filter_regions([{"x": [0, 0.5], "y": [0, 1], "block": []}]))["cmd"] == "filter_regions"
+        with pytest.raises(tc.CommandError) as refused:
+            await client.filter_regions([{"x": [0, 1], "y": [0, 1], "block": ["circle"]}])
+        assert refused.value.code == "bad-field" and "unknown gesture 'circle'" in refused.value.reply["message"]
+        assert (await client.filter_regions(None))["cmd"] == "filter_regions"
+
         # refusals raise CommandError, and the connection stays
         with pytest.raises(tc.CommandError) as refused:
             await client.cancel("back")

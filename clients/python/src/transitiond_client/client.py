@@ -427,6 +427,15 @@ class Client:
         ``max_edge_exclusion`` (``CommandError``, ``bad-field``)."""
         return await self.command({"cmd": "exclude", "rects": [list(r) for r in rects]})
 
+    async def filter_regions(self, regions: Optional[Iterable[Dict[str, Any]]]) -> Event:
+        """Filter mode: replaces the ``[[filter.region]]`` regions in force,
+        each ``{"x": [x0, x1], "y": [y0, y1]}`` with optional
+        ``"max_contacts"`` and ``"block"`` (``None``: the config's again).
+        They stay until another call, or until this client goes. A bad
+        list is refused (``CommandError``, ``bad-field``)."""
+        return await self.command({"cmd": "filter_regions",
+                                   "regions": None if regions is None else [dict(r) for r in regions]})
+
     async def reload(self) -> Event:
         """Has the daemon re-read its config file."""
         return await self.command({"cmd": "reload"})
