@@ -11,10 +11,6 @@ struct SourceTouch: Sendable {
     /// `ghost_touches`: where and when it came down, while it may still be
     /// a ghost tap (nil once it moved 1 mm, or with the rule off).
     var tap: TapWatch? = nil
-    /// `block`: it began while another touch was on its way to the copy,
-    /// so it may be a finger of a blocked gesture (the first finger never
-    /// is: it cannot be told from a tap or a drag when it lands).
-    var extra = false
     /// `block`: withheld as a finger of a blocked gesture; while such a
     /// touch is down, every new touch is withheld too.
     var blocked = false

@@ -14,14 +14,16 @@ import Engine
 /// fingers): the engine's own measures, at its default activation.
 ///
 /// What the UI never gets then is every finger of the group but the first:
-/// a touch that began while another was on its way to the copy (`extra`).
-/// Such a touch is held when it lands, if the `block` list where it lands
-/// has a gesture of as many fingers as are down or more (the same hold as
-/// an edge touch, `hold`): recognised meanwhile, it is swallowed; else it
-/// is released with its lag, and ended on the copy at once if the gesture
-/// is recognised later. The first finger goes on unbroken: ending it would
-/// be a tap the UI did not see coming (a click); the UI sees a one-finger
-/// drag, not a pinch. While a withheld finger is down, every touch that
+/// the oldest, when it is already on the copy (forwarded). A touch that
+/// lands while another is on its way to the copy is held, if the `block`
+/// list where it lands has a gesture of as many fingers as are down or
+/// more (the same hold as an edge touch, `hold`): recognised meanwhile, it
+/// is swallowed; else it is released with its lag, and ended on the copy
+/// at once if the gesture is recognised later. The first finger goes on
+/// unbroken: ending it would be a tap the UI did not see coming (a click);
+/// the UI sees a one-finger drag, not a pinch. Fingers that land together
+/// are all held, so a gesture recognised within their hold never reaches
+/// the copy at all. While a withheld finger is down, every touch that
 /// lands is withheld too (a third finger of a blocked pinch). Each touch
 /// withheld is noticed once (`touchWithheld(.block)`).
 extension TouchFilterMachine {
@@ -43,13 +45,13 @@ extension TouchFilterMachine {
         touches.contains { $0?.blocked == true }
     }
 
-    /// For a new touch in `slot` (admitted, not claimed): whether it is an
-    /// extra finger (another touch is on its way to the copy, or lands in
-    /// the same frame), and the seconds to hold it as one that may be a
-    /// blocked gesture's (nil: no such hold).
-    func blockHold(inSlot slot: Int) -> (extra: Bool, hold: Double?) {
-        guard applied.blocksGestures, let place = applied.screenPosition(inSlot: slot, of: frame) else {
-            return (false, nil)
+    /// For a new touch in `slot` (admitted, not claimed): the seconds to
+    /// hold it as a finger that may be a blocked gesture's (nil: no such
+    /// hold), when another touch is on its way to the copy or lands in the
+    /// same frame.
+    func blockHold(inSlot slot: Int) -> Double? {
+        guard applied.blocksGestures, hold > 0, let place = applied.screenPosition(inSlot: slot, of: frame) else {
+            return nil
         }
         var count = 1
         for other in frame.activeSlots where other != slot {
@@ -64,10 +66,8 @@ extension TouchFilterMachine {
             case .swallowed, .withheld: continue
             }
         }
-        guard count >= 2 else { return (false, nil) }
-        let gestures = rules.block(atX: place.x, y: place.y)
-        let mayBeBlocked = gestures.contains { $0.fingers >= count }
-        return (true, mayBeBlocked && hold > 0 ? hold : nil)
+        guard count >= 2, rules.block(atX: place.x, y: place.y).contains(where: { $0.fingers >= count }) else { return nil }
+        return hold
     }
 
     /// After a frame's touches are decided: follows the group and, when it
@@ -99,8 +99,14 @@ extension TouchFilterMachine {
         }
         guard Self.recognise(group, now: current) != nil else { return }
         blockGroup = nil
+        // The oldest finger stays if the copy has it already.
+        var first: UInt64? = nil
+        for case let touch? in touches where group.ids.contains(touch.id) && touch.id < (first ?? .max) {
+            first = touch.id
+        }
         for slot in touches.indices {
-            guard var touch = touches[slot], touch.extra, group.ids.contains(touch.id) else { continue }
+            guard var touch = touches[slot], group.ids.contains(touch.id) else { continue }
+            if touch.id == first, case .forwarded = touch.disposition { continue }
             switch touch.disposition {
             case .held:
                 break

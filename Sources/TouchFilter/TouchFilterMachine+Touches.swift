@@ -17,15 +17,15 @@ extension TouchFilterMachine {
         case .admitted(let limit):
             let tap = watchTap(inSlot: slot, at: now)
             let ghostWindow = isPredictedGhost(tap) ? GhostTapDetector.tapDuration : nil
-            let block = blockHold(inSlot: slot)
+            let blockHold = blockHold(inSlot: slot)
             let areaHold: Double? = if case .startArea = verdict, hold > 0 { hold } else { nil }
-            if areaHold != nil || ghostWindow != nil || block.hold != nil {
+            if areaHold != nil || ghostWindow != nil || blockHold != nil {
                 var held = HeldTouch(time: now, values: outputValues(of: slot), hold: areaHold, ghostWindow: ghostWindow)
-                held.blockUntil = block.hold.map { now + $0 }
-                return SourceTouch(id: id, disposition: .held(held), limit: limit, tap: tap, extra: block.extra)
+                held.blockUntil = blockHold.map { now + $0 }
+                return SourceTouch(id: id, disposition: .held(held), limit: limit, tap: tap)
             }
             deliver(.begin(outputValues(of: slot)), of: id, inSlot: slot, due: now, at: now, into: &output)
-            return SourceTouch(id: id, disposition: .forwarded(delay: 0), limit: limit, tap: tap, extra: block.extra)
+            return SourceTouch(id: id, disposition: .forwarded(delay: 0), limit: limit, tap: tap)
         }
     }
 

@@ -66,6 +66,9 @@ import Engine
 ///   most 50 ms late). A touch also in a start area is held for the longer
 ///   of the two holds while both apply. A pattern's first two taps are
 ///   forwarded: nothing is known of them yet.
+/// - `block`: a pinch or an N-finger swipe no transition claims keeps every
+///   finger but the first from the copy; further fingers are held like an
+///   edge touch meanwhile (`TouchFilterMachine+Block.swift` has the rule).
 public struct TouchFilterMachine: Sendable {
     /// What the engine says about one source touch at the frame just fed.
     public enum Verdict: Sendable, Equatable {

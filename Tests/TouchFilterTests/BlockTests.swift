@@ -110,6 +110,27 @@ struct BlockTests {
         #expect(wellFormed(h).problems == [])
     }
 
+    @Test func theFirstFingerIsTheOldestOnTheCopyWhenTheGroupFormed() {
+        var h = FilterHarness(rules: FilterRules(block: [.pinch]))
+        h.frame(1.0, Ev.down(slot: 0, id: 10, x: 1000, y: 2000))
+        h.frame(1.01, Ev.down(slot: 1, id: 11, x: 2000, y: 2000))
+        // The first lifts; the second, released after its hold, goes on alone.
+        h.frame(1.05, [.slot(0), .id(-1)])
+        h.run(until: 1.2)
+        // A new finger joins it and they pinch: the new one is withheld, the
+        // one the copy has had for a while stays.
+        h.frame(1.3, Ev.down(slot: 0, id: 12, x: 3000, y: 2000))
+        h.frame(1.32, [.slot(0), .x(3150), .slot(1), .x(1850)])
+        #expect(withheld(&h) == 1)
+        // (it keeps the lag of its release: its move is due 80 ms on)
+        h.frame(1.33, [.slot(1), .x(1800)])
+        h.run(until: 1.5)
+        #expect(h.written.contains { $0.code == Code.ABS_MT_POSITION_X && $0.value == 1800 && $0.due == 1.33 + 0.08 })
+        #expect(begun(h) == [.id(0), .id(1)])
+        #expect(!h.written.contains { $0.code == Code.ABS_MT_POSITION_X && $0.value >= 3000 })
+        #expect(wellFormed(h).problems == [])
+    }
+
     @Test func aRegionThatBlocksNothingLetsAPinchThrough() {
         let map = FilterRegion(x: 0...0.5, y: 0...1, block: [])
         var h = FilterHarness(rules: FilterRules(block: [.pinch, .swipe2], regions: [map]))
