@@ -304,6 +304,21 @@ struct ReplayCopyTests {
         let copied = Self.touches(read.events)
         #expect(!copied.isEmpty && copied.allSatisfy { $0.down.count <= 1 })
 
+        // --explain: why the second finger never came, on stdout (the copy
+        // the same); with the copy on stdout, on stderr.
+        let explained = try runTransitiond(["replay", "--fast", "--explain", "--config", config, "--copy", target,
+                                            "Recordings/pinch-in-2-fingers.events"])
+        #expect(explained.status == 0, "\(explained.stderr)")
+        let said = String(decoding: explained.stdout, as: UTF8.self)
+        let line = try #require(said.split(separator: "\n").first.map(String.init))
+        #expect(line.hasSuffix("  copy: a touch withheld: one touch too many for max_contacts"), "\(said)")
+        #expect(said.split(separator: "\n").count == 1)
+        #expect(try RecordingReader.read(path: target).events == read.events)
+        let piped = try runTransitiond(["replay", "--fast", "--explain", "--config", config, "--copy", "-",
+                                        "Recordings/pinch-in-2-fingers.events"])
+        #expect(piped.status == 0 && String(decoding: piped.stdout, as: UTF8.self).hasPrefix("# EVEMU 1.3"), "\(piped.stderr)")
+        #expect(piped.stderr.contains("copy: a touch withheld: one touch too many for max_contacts"), "\(piped.stderr)")
+
         let paced = try runTransitiond(["replay", "--copy", target, "Recordings/pinch-in-2-fingers.events"])
         #expect(paced.status == 64 && paced.stderr.contains("--copy needs --fast"), "\(paced.stderr)")
         let two = try runTransitiond(["replay", "--fast", "--copy", target, "Recordings/pinch-in-2-fingers.events",
