@@ -125,8 +125,8 @@ let package = Package(
                           "-Xlinker", "--symbol-ordering-file=\(linkOrderFile)", "-Xlinker", "--no-warn-symbol-ordering"],
                          .when(platforms: [.linux], configuration: .release)),
         ]),
-        // The live path's cost per event with the flight recorder and the touch filter (bench/LivePath).
-        .executableTarget(name: "bench-live-path", dependencies: ["Inputs", "Recordings", "TouchFilter", "Engine"],
+        // The live path's cost per event with the flight recorder, the touch filter and its rules (bench/LivePath).
+        .executableTarget(name: "bench-live-path", dependencies: ["Inputs", "Replay", "Recordings", "TouchFilter", "Engine"],
                           path: "bench/LivePath"),
         // The config reader's time per byte on documents of several shapes and sizes (bench/TOMLRead).
         .executableTarget(name: "bench-toml-read", dependencies: ["TransitionConfig"], path: "bench/TOMLRead"),

@@ -2,6 +2,7 @@
 """Deterministic synthetic touchscreen recordings for transitiond.
 
     python3 Recordings/synthesise.py           rewrite every Recordings/*.events
+                                               and Recordings/filter/*.events
     python3 Recordings/synthesise.py --check   re-read them and print what the
                                                engine rules make of each one
     python3 Recordings/synthesise.py --verify  regenerate in a scratch folder and
@@ -26,6 +27,10 @@ finger moves, rounded to integers.
 
 Nothing depends on the clock, the host or the Python hash seed: each recording
 uses its own random.Random(seed) streams, so every run writes identical bytes.
+
+The recordings of the `[filter]` rules, in Recordings/filter/, are described
+and checked in filter_recordings.py; some are on a variant of the panel that
+also declares ABS_MT_TOOL_TYPE and ABS_MT_TOUCH_MAJOR.
 
 Normalised coordinates below: x = 0 left, y = 0 top. "back" is the embedded
 default transition (edge-pan from the left, 1 finger, margin 0.05, activation
@@ -68,8 +73,10 @@ forward-edge-right-spring.events
 reader and MT state machine), checks the kernel-stream invariants, runs the
 engine rules (design notes, "Engine rules") for `back` and for the gesture each
 file was made for, prints touch-down x, final p, release velocity and the
-decision, and exits 1 if any outcome is not the intended one. For a pinch it
-takes |1 - s| >= activation as the point where the transition begins.
+decision, and exits 1 if any outcome is not the intended one (or, for the
+filter rules' recordings, if the file does not show what it was made to).
+For a pinch it takes |1 - s| >= activation as the point where the transition
+begins.
 """
 
 import math
@@ -86,8 +93,11 @@ BTN_TOOL_FINGER, BTN_TOUCH = 0x145, 0x14A
 BTN_TOOL_DOUBLETAP, BTN_TOOL_TRIPLETAP = 0x14D, 0x14E
 ABS_X, ABS_Y = 0x00, 0x01
 ABS_MT_SLOT = 0x2F
+ABS_MT_TOUCH_MAJOR = 0x30
 ABS_MT_POSITION_X, ABS_MT_POSITION_Y = 0x35, 0x36
+ABS_MT_TOOL_TYPE = 0x37
 ABS_MT_TRACKING_ID = 0x39
+MT_TOOL_FINGER, MT_TOOL_PALM = 0, 2
 INPUT_PROP_DIRECT = 0x01
 
 TYPE_NAMES = {EV_SYN: "EV_SYN", EV_KEY: "EV_KEY", EV_ABS: "EV_ABS"}
@@ -102,6 +112,8 @@ CODE_NAMES = {
         ABS_X: "ABS_X",
         ABS_Y: "ABS_Y",
         ABS_MT_SLOT: "ABS_MT_SLOT",
+        ABS_MT_TOUCH_MAJOR: "ABS_MT_TOUCH_MAJOR",
+        ABS_MT_TOOL_TYPE: "ABS_MT_TOOL_TYPE",
         ABS_MT_POSITION_X: "ABS_MT_POSITION_X",
         ABS_MT_POSITION_Y: "ABS_MT_POSITION_Y",
         ABS_MT_TRACKING_ID: "ABS_MT_TRACKING_ID",
@@ -244,13 +256,21 @@ class Kernel:
     `frame(touches)` takes {finger: (x, y)} in device units for every finger
     on the panel in this frame (a finger missing from it has lifted) and
     returns the events of the frame ending in SYN_REPORT, or [] when nothing
-    changed (the input core drops a lone SYN_REPORT).
+    changed (the input core drops a lone SYN_REPORT). A finger may also
+    give its other slot values, (x, y, {code: value}), for the MT axes the
+    device declares beside the position (ABS_MT_TOOL_TYPE, ABS_MT_TOUCH_MAJOR).
     """
+
+    # The order a driver reports a slot in: input_mt_report_slot_state (the
+    # tracking id, then the tool type), then its position, then its size.
+    SLOT_ORDER = [ABS_MT_TRACKING_ID, ABS_MT_TOOL_TYPE, ABS_MT_POSITION_X, ABS_MT_POSITION_Y,
+                  ABS_MT_TOUCH_MAJOR]
 
     def __init__(self, device, first_tracking_id=0):
         self.device = device
         n = device.slots
-        self.slot_values = [{ABS_MT_TRACKING_ID: -1, ABS_MT_POSITION_X: 0, ABS_MT_POSITION_Y: 0}
+        self.slot_codes = [c for c in self.SLOT_ORDER if c in device.absinfo]
+        self.slot_values = [{c: -1 if c == ABS_MT_TRACKING_ID else 0 for c in self.slot_codes}
                             for _ in range(n)]
         self.passed_slot = device.absinfo[ABS_MT_SLOT].value  # last ABS_MT_SLOT passed on
         self.abs_values = {ABS_X: device.absinfo[ABS_X].value, ABS_Y: device.absinfo[ABS_Y].value}
@@ -304,9 +324,12 @@ class Kernel:
                 if slot in new_in_slot:
                     self._mt(out, slot, ABS_MT_TRACKING_ID, self.next_tracking_id)
                     self.next_tracking_id = (self.next_tracking_id + 1) & 0xFFFF
-                x, y = touches[finger_in[slot]]
-                self._mt(out, slot, ABS_MT_POSITION_X, x)
-                self._mt(out, slot, ABS_MT_POSITION_Y, y)
+                x, y, *more = touches[finger_in[slot]]
+                values = dict(more[0]) if more else {}
+                values[ABS_MT_POSITION_X], values[ABS_MT_POSITION_Y] = x, y
+                for code in self.slot_codes:
+                    if code in values and code != ABS_MT_TRACKING_ID:
+                        self._mt(out, slot, code, values[code])
         # input_mt_report_pointer_emulation + input_mt_report_finger_count
         count = len(self.slot_of)
         self._key(out, BTN_TOUCH, int(count > 0))
@@ -428,10 +451,13 @@ class Path:
 
 class Finger:
     """A finger on the panel from frame `land` up to, not including, frame
-    `lift` (the frame where it is gone)."""
+    `lift` (the frame where it is gone; None: it never lifts, the recording
+    ends with it down). `extra(t)`, if given, says its other slot values at
+    time t ({code: value}, see Kernel.frame)."""
 
-    def __init__(self, key, path, land, lift):
+    def __init__(self, key, path, land, lift, extra=None):
         self.key, self.path, self.land, self.lift = key, path, land, lift
+        self.extra = extra
 
 
 def sensor_units(rng, n, maximum, speed):
@@ -448,15 +474,17 @@ def render(kernel, clock, noise_rng, fingers, writer):
     with a frame(t_us, events) method). Returns the time (s) of the last
     frame."""
     first = min(f.land for f in fingers)
-    last = max(f.lift for f in fingers)
+    last = max(f.lift for f in fingers if f.lift is not None)
     for k in range(first, last + 1):
         t = clock.time(k)
         touches = {}
         for f in fingers:
-            if f.land <= k < f.lift:
+            if f.land <= k and (f.lift is None or k < f.lift):
                 x, y, speed = f.path.at(t)
                 touches[f.key] = (sensor_units(noise_rng, x, X_MAX, speed),
                                   sensor_units(noise_rng, y, Y_MAX, speed))
+                if f.extra:
+                    touches[f.key] += (f.extra(t),)
         events = kernel.frame(touches)
         if events:
             writer.frame(round(t * 1e6), events)
@@ -468,10 +496,15 @@ def render(kernel, clock, noise_rng, fingers, writer):
 
 
 class Recording:
-    def __init__(self, name, seed, hz, scene, check):
+    def __init__(self, name, seed, hz, scene, check, device=None, folder="", facts=None):
         self.name, self.seed, self.hz = name, seed, hz
         self.scene = scene    # (clock, rng) -> [Finger]
         self.check = check    # what --check expects, see CHECKS
+        self.device = device or PANEL
+        self.folder = folder  # under Recordings/
+        # --check: (absinfo, details) -> [(ok, what)], what the file must show
+        # besides the engine's outcome (details as read_evemu gives them).
+        self.facts = facts
 
 
 def one_finger(clock, start, waypoints, lift_after):
@@ -572,14 +605,29 @@ def streams(seed):
     return random.Random(seed * 3), random.Random(seed * 3 + 1), random.Random(seed * 3 + 2)
 
 
+def all_recordings():
+    """Every recording this script makes: the engine's above, here, and the
+    filter rules' (filter_recordings.py), in filter/."""
+    sys.dont_write_bytecode = True  # no __pycache__ in Recordings/
+    # Run as a script, this module is __main__: the other imports it by name.
+    sys.modules.setdefault("synthesise", sys.modules[__name__])
+    import filter_recordings
+    return RECORDINGS + filter_recordings.RECORDINGS
+
+
+def recording_path(rec, directory):
+    return os.path.join(directory, rec.folder, rec.name + ".events")
+
+
 def write_recording(rec, directory):
     clock_rng, noise_rng, id_rng = streams(rec.seed)
     clock = Clock(clock_rng, rec.hz)
-    kernel = Kernel(PANEL, first_tracking_id=int(id_rng.random() * 900) + 100)
+    kernel = Kernel(rec.device, first_tracking_id=int(id_rng.random() * 900) + 100)
     fingers = rec.scene(clock, noise_rng)
-    path = os.path.join(directory, rec.name + ".events")
+    path = recording_path(rec, directory)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w", encoding="utf-8", newline="\n") as fp:
-        writer = EvemuWriter(fp, PANEL)
+        writer = EvemuWriter(fp, rec.device)
         render(kernel, clock, noise_rng, fingers, writer)
     return path, writer.count
 
@@ -588,9 +636,11 @@ def write_recording(rec, directory):
 # --check: an independent reader and the engine rules
 
 
-def read_evemu(path):
+def read_evemu(path, details=None):
     """Returns (absinfo {code: (min, max)}, frames [(t, {tid: (x, y)})]),
-    checking the stream is what the kernel would have sent."""
+    checking the stream is what the kernel would have sent. `details`, a
+    list, gets each frame's contacts with all their slot values:
+    (t, {tid: {code: value}})."""
     absinfo, frames, problems = {}, [], []
     slot, slots = 0, {}
     keys, absv = {}, {}
@@ -618,10 +668,10 @@ def read_evemu(path):
                 if value == slot:
                     problems.append("%d: repeated ABS_MT_SLOT" % lineno)
                 slot = value
-            elif ev_type == EV_ABS and code >= ABS_MT_POSITION_X:
+            elif ev_type == EV_ABS and code > ABS_MT_SLOT:
                 s = slots.setdefault(slot, {ABS_MT_TRACKING_ID: -1, ABS_MT_POSITION_X: 0,
                                             ABS_MT_POSITION_Y: 0})
-                if s[code] == value:
+                if s.get(code, 0) == value:
                     problems.append("%d: repeated MT value" % lineno)
                 s[code] = value
                 if code == ABS_MT_TRACKING_ID:
@@ -653,6 +703,9 @@ def read_evemu(path):
                 if live and (absv.get(ABS_X, 0), absv.get(ABS_Y, 0)) != contacts[live[0]]:
                     problems.append("%d: ABS_X/ABS_Y do not follow the oldest contact" % lineno)
                 frames.append((t, contacts))
+                if details is not None:
+                    details.append((t, {v[ABS_MT_TRACKING_ID]: dict(v) for v in slots.values()
+                                        if v[ABS_MT_TRACKING_ID] >= 0}))
     if pending:
         problems.append("events after the last SYN_REPORT")
     return absinfo, frames, problems
@@ -762,14 +815,15 @@ def run_transition(frames, spec, activation=0.02, flick=1.0, threshold=0.5):
 
 def check(directory):
     ok = True
-    for rec in RECORDINGS:
-        path = os.path.join(directory, rec.name + ".events")
-        absinfo, frames, problems = read_evemu(path)
+    for rec in all_recordings():
+        path = recording_path(rec, directory)
+        details = []
+        absinfo, frames, problems = read_evemu(path, details)
         nframes = normalised_frames(absinfo, frames)
         first_x = nframes[0][1][min(nframes[0][1])][0]
         n_events = sum(1 for line in open(path, encoding="utf-8") if line.startswith("E: "))
         print("%s.events: %d events, %d frames, %.3f s, touch-down x %.4f" % (
-            rec.name, n_events, len(frames), frames[-1][0], first_x))
+            os.path.join(rec.folder, rec.name), n_events, len(frames), frames[-1][0], first_x))
         for problem in problems:
             print("  STREAM PROBLEM %s" % problem)
             ok = False
@@ -788,6 +842,9 @@ def check(directory):
             if not good:
                 print("  ^ NOT AS INTENDED (expected %r)" % (expected,))
                 ok = False
+        for good, what in rec.facts(absinfo, details) if rec.facts else []:
+            print("  %s%s" % ("" if good else "NOT AS INTENDED: ", what))
+            ok = ok and good
     return ok
 
 
@@ -797,11 +854,14 @@ def verify(directory):
     import tempfile
     ok = True
     with tempfile.TemporaryDirectory() as scratch:
-        for rec in RECORDINGS:
+        for rec in all_recordings():
             path, _ = write_recording(rec, scratch)
-            name = os.path.basename(path)
-            with open(path, "rb") as fresh, open(os.path.join(directory, name), "rb") as committed:
-                same = fresh.read() == committed.read()
+            name = os.path.relpath(path, scratch)
+            committed = os.path.join(directory, name)
+            same = False
+            if os.path.exists(committed):
+                with open(path, "rb") as fresh, open(committed, "rb") as kept:
+                    same = fresh.read() == kept.read()
             print("%s: %s" % (name, "reproduced" if same else "DIFFERS from a fresh run"))
             ok = ok and same
     return ok
@@ -816,7 +876,7 @@ def main(argv):
     if argv[1:]:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 64
-    for rec in RECORDINGS:
+    for rec in all_recordings():
         path, count = write_recording(rec, directory)
         print("%s: %d events" % (os.path.relpath(path), count))
     return 0
