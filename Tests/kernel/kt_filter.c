@@ -19,8 +19,12 @@
  *       The same checks live, on a device node read until SIGINT/SIGTERM or
  *       until it goes; where the reader itself falls behind (its own
  *       SYN_DROPPED), it takes the device's state by ioctl and goes on
- *       (what ended and began meanwhile is not seen). The summary line adds
- *       `events=N reader-drops=D`.
+ *       (what ended and began meanwhile is not seen). That state may already
+ *       hold events still queued for the reader (the kernel updates it
+ *       before they are read): until the end of the first frame stamped
+ *       after the ioctl, a tracking id that ends in a free slot or begins
+ *       where the same id is down is taken as such a repeat, not an error.
+ *       The summary line adds `events=N reader-drops=D resync-repeats=R`.
  *
  *   kt litouch FILE
  *       Reads what `libinput debug-events` printed and checks its touch
@@ -135,6 +139,10 @@ struct mt {
 	size_t count, cap;
 	long slot, btn_touch;
 	int errors;
+	/* After the reader's own resync: events may repeat what the state by
+	 * ioctl already holds (mtwatch); how many were taken as repeats. */
+	int lenient;
+	long repeats;
 };
 
 static void mt_init(struct mt *m)
@@ -147,6 +155,8 @@ static void mt_init(struct mt *m)
 	m->slot = 0;
 	m->btn_touch = 0;
 	m->errors = 0;
+	m->lenient = 0;
+	m->repeats = 0;
 }
 
 static void mt_error(struct mt *m, const char *where, const char *what)
@@ -178,6 +188,11 @@ static void mt_event(struct mt *m, const char *where, double t, unsigned type, u
 			m->slot = value;
 		}
 	} else if (type == EV_ABS && code == ABS_MT_TRACKING_ID && m->slot >= 0) {
+		if (m->lenient && (value >= 0 ? m->active[m->slot] >= 0 && m->touches[m->active[m->slot]].id == value
+		                              : m->active[m->slot] < 0)) {
+			m->repeats++;
+			return;
+		}
 		if (value >= 0) {
 			if (m->active[m->slot] >= 0) {
 				snprintf(what, sizeof what, "slot %ld begins tracking id %ld while id %ld is down there", m->slot,
@@ -319,6 +334,7 @@ int cmd_mtwatch(const char *node)
 	static struct input_event got[4096];
 	long events = 0, drops = 0;
 	int dropping = 0;
+	double synced = 0; /* CLOCK_MONOTONIC when the last resync's ioctls returned */
 	char where[64];
 	while (!watch_stop) {
 		ssize_t bytes = read(fd, got, sizeof got);
@@ -339,16 +355,24 @@ int cmd_mtwatch(const char *node)
 				if (e->type == EV_SYN && e->code == SYN_REPORT) {
 					dropping = 0;
 					mt_resync(&m, fd, t);
+					struct timespec now;
+					clock_gettime(CLOCK_MONOTONIC, &now);
+					synced = (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
+					m.lenient = 1;
 				}
 				continue;
 			}
 			snprintf(where, sizeof where, "event %ld", events);
 			mt_event(&m, where, t, e->type, e->code, e->value);
+			/* The first frame stamped after the ioctls returned may still
+			 * have had events in the state they read; the next cannot. */
+			if (m.lenient && e->type == EV_SYN && e->code == SYN_REPORT && t > synced)
+				m.lenient = 0;
 		}
 	}
 	close(fd);
-	char extra[64];
-	snprintf(extra, sizeof extra, " events=%ld reader-drops=%ld", events, drops);
+	char extra[128];
+	snprintf(extra, sizeof extra, " events=%ld reader-drops=%ld resync-repeats=%ld", events, drops, m.repeats);
 	return mt_report(&m, extra);
 }
 
