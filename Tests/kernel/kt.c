@@ -46,7 +46,8 @@
  *   kt count FILE STRING
  *       Prints how many lines of FILE contain STRING.
  *
- *   kt send, kt mtcheck, kt mtwatch, kt fwd-latency: filter mode (kt_filter.c).
+ *   kt send, kt mtcheck, kt mtwatch, kt litouch, kt fwd-latency: filter mode
+ *   (kt_filter.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -749,7 +750,8 @@ static void usage(void)
 	      "       kt send SOCKET COMMAND\n"
 	      "       kt mtcheck FILE\n"
 	      "       kt mtwatch NODE\n"
-	      "       kt fwd-latency FRAMES\n", stderr);
+	      "       kt litouch FILE\n"
+	      "       kt fwd-latency FRAMES [--major]\n", stderr);
 	exit(64);
 }
 
@@ -777,8 +779,10 @@ int main(int argc, char **argv)
 		return cmd_mtcheck(argv[2]);
 	if (strcmp(cmd, "mtwatch") == 0 && argc == 3)
 		return cmd_mtwatch(argv[2]);
-	if (strcmp(cmd, "fwd-latency") == 0 && argc == 3)
-		return cmd_fwd_latency(atol(argv[2]));
+	if (strcmp(cmd, "litouch") == 0 && argc == 3)
+		return cmd_litouch(argv[2]);
+	if (strcmp(cmd, "fwd-latency") == 0 && (argc == 3 || (argc == 4 && strcmp(argv[3], "--major") == 0)))
+		return cmd_fwd_latency(atol(argv[2]), argc == 4);
 	usage();
 	return 64;
 }

@@ -4,5 +4,6 @@
 int cmd_send(const char *path, const char *command);
 int cmd_mtcheck(const char *path);
 int cmd_mtwatch(const char *node);
-int cmd_fwd_latency(long frames);
+int cmd_litouch(const char *path);
+int cmd_fwd_latency(long frames, int major);
 #endif

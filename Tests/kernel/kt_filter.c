@@ -19,16 +19,33 @@
  *       The same checks live, on a device node read until SIGINT/SIGTERM or
  *       until it goes; where the reader itself falls behind (its own
  *       SYN_DROPPED), it takes the device's state by ioctl and goes on
- *       (what ended and began meanwhile is not seen). The summary line adds
- *       `events=N reader-drops=D`.
+ *       (what ended and began meanwhile is not seen). That state may already
+ *       hold events still queued for the reader (the kernel updates it
+ *       before they are read): until the end of the first frame stamped
+ *       after the ioctl, a tracking id that ends in a free slot or begins
+ *       where the same id is down is taken as such a repeat, not an error.
+ *       The summary line adds `events=N reader-drops=D resync-repeats=R`.
  *
- *   kt fwd-latency FRAMES
+ *   kt litouch FILE
+ *       Reads what `libinput debug-events` printed and checks its touch
+ *       sequences: a TOUCH_DOWN in a slot with no touch down, TOUCH_MOTION,
+ *       TOUCH_UP and TOUCH_CANCEL in a slot with one, and every DOWN,
+ *       MOTION, UP and CANCEL followed by a TOUCH_FRAME before any other
+ *       event or the end. Prints one line per touch (`touch N: slot=S
+ *       x0=… y0=… x1=… y1=… motions=M end=up|cancel|open`: its first and
+ *       last positions as debug-events prints them, % of the screen) and
+ *       `touches=N open=M errors=K frames=F`; exit 0 when there are no
+ *       errors.
+ *
+ *   kt fwd-latency FRAMES [--major]
  *       Makes a touchscreen through uinput ("kt latency panel"), waits for
  *       the daemon's copy of it ("kt latency panel (transitiond filter)"),
  *       moves one finger in the middle of the panel for FRAMES frames at
  *       250 Hz and, for each frame, takes the copy's kernel timestamp of its
  *       position minus the moment it was written to the panel. Prints
- *       `events=N p50=Xus p99=Yus max=Zus`.
+ *       `events=N p50=Xus p99=Yus max=Zus`. With --major the panel also
+ *       declares ABS_MT_TOUCH_MAJOR (0-255, 4 units/mm) and the finger is
+ *       8 mm wide (so that a `palm_mm` rule has a width to read).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -38,6 +55,7 @@
 #include <linux/uinput.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +139,10 @@ struct mt {
 	size_t count, cap;
 	long slot, btn_touch;
 	int errors;
+	/* After the reader's own resync: events may repeat what the state by
+	 * ioctl already holds (mtwatch); how many were taken as repeats. */
+	int lenient;
+	long repeats;
 };
 
 static void mt_init(struct mt *m)
@@ -133,6 +155,8 @@ static void mt_init(struct mt *m)
 	m->slot = 0;
 	m->btn_touch = 0;
 	m->errors = 0;
+	m->lenient = 0;
+	m->repeats = 0;
 }
 
 static void mt_error(struct mt *m, const char *where, const char *what)
@@ -164,6 +188,11 @@ static void mt_event(struct mt *m, const char *where, double t, unsigned type, u
 			m->slot = value;
 		}
 	} else if (type == EV_ABS && code == ABS_MT_TRACKING_ID && m->slot >= 0) {
+		if (m->lenient && (value >= 0 ? m->active[m->slot] >= 0 && m->touches[m->active[m->slot]].id == value
+		                              : m->active[m->slot] < 0)) {
+			m->repeats++;
+			return;
+		}
 		if (value >= 0) {
 			if (m->active[m->slot] >= 0) {
 				snprintf(what, sizeof what, "slot %ld begins tracking id %ld while id %ld is down there", m->slot,
@@ -305,6 +334,7 @@ int cmd_mtwatch(const char *node)
 	static struct input_event got[4096];
 	long events = 0, drops = 0;
 	int dropping = 0;
+	double synced = 0; /* CLOCK_MONOTONIC when the last resync's ioctls returned */
 	char where[64];
 	while (!watch_stop) {
 		ssize_t bytes = read(fd, got, sizeof got);
@@ -325,17 +355,129 @@ int cmd_mtwatch(const char *node)
 				if (e->type == EV_SYN && e->code == SYN_REPORT) {
 					dropping = 0;
 					mt_resync(&m, fd, t);
+					struct timespec now;
+					clock_gettime(CLOCK_MONOTONIC, &now);
+					synced = (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
+					m.lenient = 1;
 				}
 				continue;
 			}
 			snprintf(where, sizeof where, "event %ld", events);
 			mt_event(&m, where, t, e->type, e->code, e->value);
+			/* The first frame stamped after the ioctls returned may still
+			 * have had events in the state they read; the next cannot. */
+			if (m.lenient && e->type == EV_SYN && e->code == SYN_REPORT && t > synced)
+				m.lenient = 0;
 		}
 	}
 	close(fd);
-	char extra[64];
-	snprintf(extra, sizeof extra, " events=%ld reader-drops=%ld", events, drops);
+	char extra[128];
+	snprintf(extra, sizeof extra, " events=%ld reader-drops=%ld resync-repeats=%ld", events, drops, m.repeats);
 	return mt_report(&m, extra);
+}
+
+/* -------------------------------------------------------------- litouch */
+
+/* One touch of libinput's output: its slot, first and last positions. */
+struct litouch {
+	int slot;
+	double x0, y0, x1, y1;
+	long motions;
+	const char *end;
+};
+
+__attribute__((format(printf, 3, 4))) static void li_error(int *errors, long line_no, const char *format, ...)
+{
+	if (*errors < 20) {
+		va_list args;
+		va_start(args, format);
+		printf("error: line %ld: ", line_no);
+		vprintf(format, args);
+		printf("\n");
+		va_end(args);
+	}
+	(*errors)++;
+}
+
+int cmd_litouch(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "kt: cannot read %s\n", path);
+		return 2;
+	}
+	int active[SLOTS];
+	for (int i = 0; i < SLOTS; i++)
+		active[i] = -1;
+	size_t count = 0, cap = 64;
+	struct litouch *touches = calloc(cap, sizeof *touches);
+	int errors = 0, pending = 0;
+	long frames = 0, line_no = 0, pending_line = 0;
+	char line[1024];
+	while (fgets(line, sizeof line, f)) {
+		line_no++;
+		char device[64], type[64];
+		int used = 0;
+		/* `-event5   TOUCH_DOWN   +1.234s  0 (0) 60.00/20.00 (…mm)`; the
+		 * leading `-` marks a line whose device differs from the line before's. */
+		const char *p = line + (line[0] == '-' || line[0] == ' ');
+		if (sscanf(p, "%63s %63s %n", device, type, &used) != 2 || strncmp(device, "event", 5) != 0)
+			continue;
+		int down = strcmp(type, "TOUCH_DOWN") == 0, motion = strcmp(type, "TOUCH_MOTION") == 0;
+		int up = strcmp(type, "TOUCH_UP") == 0, cancel = strcmp(type, "TOUCH_CANCEL") == 0;
+		if (strcmp(type, "TOUCH_FRAME") == 0) {
+			pending = 0;
+			frames++;
+			continue;
+		}
+		if (!down && !motion && !up && !cancel) {
+			if (pending)
+				li_error(&errors, line_no, "%s before the TOUCH_FRAME of line %ld's touch event", type, pending_line);
+			pending = 0;
+			continue;
+		}
+		int slot = -1, seat_slot = -1;
+		double x = 0, y = 0;
+		int n = sscanf(p + used, "%*s %d (%d) %lf/%lf", &slot, &seat_slot, &x, &y);
+		if (n < 2 || ((down || motion) && n < 4) || slot < 0 || slot >= SLOTS) {
+			li_error(&errors, line_no, "cannot read %s's slot and position", type);
+			continue;
+		}
+		pending = 1;
+		pending_line = line_no;
+		if (down) {
+			if (active[slot] >= 0)
+				li_error(&errors, line_no, "TOUCH_DOWN in slot %d while touch %d is down there", slot, active[slot] + 1);
+			if (count == cap) {
+				cap *= 2;
+				touches = realloc(touches, cap * sizeof *touches);
+			}
+			touches[count] = (struct litouch){.slot = slot, .x0 = x, .y0 = y, .x1 = x, .y1 = y, .end = "open"};
+			active[slot] = (int)count++;
+		} else if (active[slot] < 0) {
+			li_error(&errors, line_no, "%s in slot %d, where no touch is down", type, slot);
+		} else if (motion) {
+			touches[active[slot]].x1 = x;
+			touches[active[slot]].y1 = y;
+			touches[active[slot]].motions++;
+		} else {
+			touches[active[slot]].end = up ? "up" : "cancel";
+			active[slot] = -1;
+		}
+	}
+	fclose(f);
+	if (pending)
+		li_error(&errors, line_no, "the touch event of line %ld has no TOUCH_FRAME", pending_line);
+	int open = 0;
+	for (size_t i = 0; i < count; i++) {
+		struct litouch *t = &touches[i];
+		open += strcmp(t->end, "open") == 0;
+		printf("touch %zu: slot=%d x0=%.2f y0=%.2f x1=%.2f y1=%.2f motions=%ld end=%s\n", i + 1, t->slot, t->x0,
+		       t->y0, t->x1, t->y1, t->motions, t->end);
+	}
+	printf("touches=%zu open=%d errors=%d frames=%ld\n", count, open, errors, frames);
+	free(touches);
+	return errors == 0 ? 0 : 1;
 }
 
 /* ----------------------------------------------------------- fwd-latency */
@@ -389,7 +531,7 @@ static int compare_doubles(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int cmd_fwd_latency(long frames)
+int cmd_fwd_latency(long frames, int major)
 {
 	if (frames < 1 || frames > 3000) {
 		fprintf(stderr, "kt: fwd-latency takes 1 to 3000 frames\n");
@@ -408,7 +550,8 @@ int cmd_fwd_latency(long frames)
 	ioctl(u, UI_SET_PROPBIT, INPUT_PROP_DIRECT);
 	if (abs_setup(u, ABS_X, 0, 4095, 16) < 0 || abs_setup(u, ABS_Y, 0, 2303, 16) < 0
 	    || abs_setup(u, ABS_MT_SLOT, 0, 9, 0) < 0 || abs_setup(u, ABS_MT_POSITION_X, 0, 4095, 16) < 0
-	    || abs_setup(u, ABS_MT_POSITION_Y, 0, 2303, 16) < 0 || abs_setup(u, ABS_MT_TRACKING_ID, 0, 65535, 0) < 0) {
+	    || abs_setup(u, ABS_MT_POSITION_Y, 0, 2303, 16) < 0 || abs_setup(u, ABS_MT_TRACKING_ID, 0, 65535, 0) < 0
+	    || (major && abs_setup(u, ABS_MT_TOUCH_MAJOR, 0, 255, 4) < 0)) {
 		fprintf(stderr, "kt: uinput axis setup: %s\n", strerror(errno));
 		return 2;
 	}
@@ -453,6 +596,8 @@ int cmd_fwd_latency(long frames)
 				emit(batch, &m, EV_KEY, BTN_TOUCH, 1);
 				emit(batch, &m, EV_KEY, BTN_TOOL_FINGER, 1);
 				emit(batch, &m, EV_ABS, ABS_MT_POSITION_Y, 1100);
+				if (major)
+					emit(batch, &m, EV_ABS, ABS_MT_TOUCH_MAJOR, 32);
 				emit(batch, &m, EV_ABS, ABS_Y, 1100);
 			}
 			emit(batch, &m, EV_ABS, ABS_MT_POSITION_X, base + (int)k);

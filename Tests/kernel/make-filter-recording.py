@@ -26,6 +26,34 @@ the screen's left: udev gives it and its copy the calibration matrix
 
     python3 Tests/kernel/make-filter-recording.py --compositor OUTPUT
 
+With --libinput, the filter-libinput check's input (Tests/kernel/systemd/
+checks.sh: `[filter]` max_contacts = 1, palm_mm = 30, ghost_touches =
+"quarantine", transform = true, `[input] rotation = 90`), for a panel that
+also declares ABS_MT_TOUCH_MAJOR (0-255 at 4 units/mm: a finger is 8 mm,
+32 units; a palm 50 mm, 200) and ABS_MT_TOOL_TYPE, in panel positions
+(rotated a quarter turn clockwise, the screen's (x, y) is the panel's
+(1 - y, x)):
+
+- G, five still taps at (0.85, 0.15), each down 20 ms, every 1.5 s from
+  0.20 s (0.20, 1.70, 3.20, 4.70, 6.20): a ghost's pattern, so the first two
+  reach the UI and the third on are quarantined;
+- A, 0.40-1.30 s: a drag (x 0.20 -> 0.60 at y 0.40); a second finger S
+  lands at (0.70, 0.70) at 0.70 s, rests, and lifts at 1.00 s, A still down:
+  max_contacts = 1 withholds S, and A goes on unbroken;
+- P, 1.90-2.10 s: a contact the panel reports as MT_TOOL_PALM from its
+  first frame, moving a little (x 0.50 -> 0.55 at y 0.50);
+- W, 2.40-2.60 s: a contact 50 mm wide from its first frame (x 0.40 -> 0.45
+  at y 0.30): over palm_mm;
+- C, 3.40-3.90 s: a drag (x 0.30 -> 0.70 at y 0.60), 8 mm wide until
+  3.64 s (x 0.492), 50 mm from 3.65 s (x 0.50) on: it becomes a palm
+  mid-touch and must end on the copy there;
+- R, 6.50-6.60 s: a touch resting at (0.30, 0.85), the screen's
+  (0.15, 0.30): the last touch, after the last ghost tap.
+
+The UI's copy gets G, A, G, C (cut) and R, in that order.
+
+    python3 Tests/kernel/make-filter-recording.py --libinput OUTPUT
+
 Deterministic: the same bytes on every run.
 """
 
@@ -38,6 +66,11 @@ sys.dont_write_bytecode = True  # no __pycache__ in Recordings/
 import synthesise as syn  # noqa: E402
 
 HZ = 100
+
+ABS_MT_TOUCH_MAJOR, ABS_MT_TOOL_TYPE = 0x30, 0x37
+MT_TOOL_FINGER, MT_TOOL_PALM = 0, 2
+MAJOR_RESOLUTION = 4  # ABS_MT_TOUCH_MAJOR's units per mm
+FINGER, PALM = 8 * MAJOR_RESOLUTION, 50 * MAJOR_RESOLUTION  # 8 mm, 50 mm
 
 
 def drag(kernel, writer, t0, seconds, x0, x1, y):
@@ -75,11 +108,115 @@ def tap(kernel, writer, t0, seconds, x, y):
     writer.frame(round((t0 + seconds) * 1e6), kernel.frame({}))
 
 
+# --libinput: the panel with a contact's width and tool type (the kernel's
+# MT protocol B as syn.Kernel streams it, with these two slot values more).
+syn.CODE_NAMES[syn.EV_ABS].update({ABS_MT_TOUCH_MAJOR: "ABS_MT_TOUCH_MAJOR",
+                                   ABS_MT_TOOL_TYPE: "ABS_MT_TOOL_TYPE"})
+CONTACT_PANEL = syn.Device(
+    name=syn.PANEL.name, bus=syn.PANEL.bus, vendor=syn.PANEL.vendor,
+    product=syn.PANEL.product, version=syn.PANEL.version, keys=syn.PANEL.keys,
+    absinfo={**syn.PANEL.absinfo,
+             ABS_MT_TOUCH_MAJOR: syn.AbsInfo(0, 255, resolution=MAJOR_RESOLUTION),
+             ABS_MT_TOOL_TYPE: syn.AbsInfo(MT_TOOL_FINGER, MT_TOOL_PALM)},
+    props=syn.PANEL.props, slots=syn.PANEL.slots)
+
+
+class ContactKernel(syn.Kernel):
+    """syn.Kernel for CONTACT_PANEL: `frame` takes {finger: (x, y, major,
+    tool)} and streams the two more values per slot as it does X and Y
+    (repeats dropped, across touches of a slot too)."""
+
+    def __init__(self, device, first_tracking_id=0):
+        super().__init__(device, first_tracking_id)
+        for values in self.slot_values:
+            values.update({ABS_MT_TOUCH_MAJOR: 0, ABS_MT_TOOL_TYPE: MT_TOOL_FINGER})
+
+    def frame(self, touches):
+        out = []
+        lifting = {self.slot_of[f] for f in self.slot_of if f not in touches}
+        for finger in [f for f in self.slot_of if f not in touches]:
+            del self.slot_of[finger]
+            del self.order_of[finger]
+        busy = set(self.slot_of.values()) | lifting
+        new_in_slot = {}
+        for finger in touches:
+            if finger not in self.slot_of:
+                slot = next(s for s in range(self.device.slots) if s not in busy)
+                busy.add(slot)
+                self.slot_of[finger] = slot
+                self.order_of[finger] = self.touches_so_far
+                self.touches_so_far += 1
+                new_in_slot[slot] = finger
+        finger_in = {slot: finger for finger, slot in self.slot_of.items()}
+        for slot in range(self.device.slots):
+            if slot in lifting:
+                self._mt(out, slot, syn.ABS_MT_TRACKING_ID, -1)
+            elif slot in finger_in:
+                if slot in new_in_slot:
+                    self._mt(out, slot, syn.ABS_MT_TRACKING_ID, self.next_tracking_id)
+                    self.next_tracking_id = (self.next_tracking_id + 1) & 0xFFFF
+                x, y, major, tool = touches[finger_in[slot]]
+                self._mt(out, slot, syn.ABS_MT_POSITION_X, x)
+                self._mt(out, slot, syn.ABS_MT_POSITION_Y, y)
+                self._mt(out, slot, ABS_MT_TOUCH_MAJOR, major)
+                self._mt(out, slot, ABS_MT_TOOL_TYPE, tool)
+        count = len(self.slot_of)
+        self._key(out, syn.BTN_TOUCH, int(count > 0))
+        self._key(out, syn.BTN_TOOL_FINGER, int(count == 1))
+        self._key(out, syn.BTN_TOOL_DOUBLETAP, int(count == 2))
+        self._key(out, syn.BTN_TOOL_TRIPLETAP, int(count == 3))
+        if count:
+            oldest = min(self.slot_of, key=lambda f: self.order_of[f])
+            values = self.slot_values[self.slot_of[oldest]]
+            self._abs(out, syn.ABS_X, values[syn.ABS_MT_POSITION_X])
+            self._abs(out, syn.ABS_Y, values[syn.ABS_MT_POSITION_Y])
+        if out:
+            out.append((syn.EV_SYN, syn.SYN_REPORT, 0))
+        return out
+
+
+def contact_scene(kernel, writer):
+    """--libinput's touches (the docstring): each finger's (x, y, major,
+    tool) frame by frame at HZ, every finger of a frame together."""
+    frames = {}  # frame number -> {finger: (x, y, major, tool)}
+
+    def put(finger, k, x, y, major=FINGER, tool=MT_TOOL_FINGER):
+        frames.setdefault(k, {})[finger] = (round(x * syn.X_MAX), round(y * syn.Y_MAX), major, tool)
+
+    def still(finger, t0, seconds, x, y):
+        for k in range(round(t0 * HZ), round((t0 + seconds) * HZ)):
+            put(finger, k, x, y)
+
+    def moving(finger, t0, seconds, x0, x1, y, width=lambda i: FINGER, tool=MT_TOOL_FINGER):
+        n = round(seconds * HZ)
+        for i in range(n + 1):
+            put(finger, round(t0 * HZ) + i, x0 + (x1 - x0) * i / n, y, width(i), tool)
+
+    for n, t in enumerate((0.20, 1.70, 3.20, 4.70, 6.20)):
+        still("G%d" % n, t, 0.02, 0.85, 0.15)                          # G
+    moving("A", 0.40, 0.90, 0.20, 0.60, 0.40)                           # A
+    still("S", 0.70, 0.30, 0.70, 0.70)                                  # S
+    moving("P", 1.90, 0.20, 0.50, 0.55, 0.50, tool=MT_TOOL_PALM)        # P
+    moving("W", 2.40, 0.20, 0.40, 0.45, 0.30, width=lambda i: PALM)    # W
+    moving("C", 3.40, 0.50, 0.30, 0.70, 0.60,
+           width=lambda i: FINGER if i < 25 else PALM)                  # C
+    still("R", 6.50, 0.10, 0.30, 0.85)                                  # R
+    for k in range(min(frames), max(frames) + 2):
+        events = kernel.frame(frames.get(k, {}))
+        if events:
+            writer.frame(round(k / HZ * 1e6), events)
+
+
 def main(argv):
-    compositor = len(argv) == 3 and argv[1] == "--compositor"
-    if len(argv) != 2 and not compositor:
+    mode = argv[1] if len(argv) == 3 and argv[1] in ("--compositor", "--libinput") else None
+    compositor = mode == "--compositor"
+    if len(argv) != 2 and mode is None:
         print(__doc__, file=sys.stderr)
         return 64
+    if mode == "--libinput":
+        with open(argv[-1], "w", encoding="utf-8", newline="\n") as fp:
+            contact_scene(ContactKernel(CONTACT_PANEL, first_tracking_id=500), syn.EvemuWriter(fp, CONTACT_PANEL))
+        return 0
     kernel = syn.Kernel(syn.PANEL, first_tracking_id=500)
     with open(argv[-1], "w", encoding="utf-8", newline="\n") as fp:
         writer = syn.EvemuWriter(fp, syn.PANEL)

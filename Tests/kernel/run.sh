@@ -5,7 +5,7 @@
 #   Tests/kernel/run.sh [--checks LIST]
 #
 #   --checks LIST  comma-separated subset of: replay,device-lost,two-panels,filter,dump,metrics,record,flood,latency,latency-costs,
-#                  filter-flood,filter-latency,systemd,compositor
+#                  filter-flood,filter-latency,filter-latency-rules,systemd,compositor,filter-libinput
 #                  (default: all; the boot check always runs; `none`: only boot)
 #
 # Steps: install missing packages, find a kernel with evdev.ko/uinput.ko and
@@ -281,10 +281,10 @@ say "initramfs: $(($(stat -c %s "$work/initramfs.cpio") / 1048576)) MiB, made in
 # between a writer and a reader as the scheduler really shares the CPU, and
 # the latency is measured in time as it passes.
 virtual_checks="" real_checks=""
-for c in replay device-lost two-panels filter dump metrics record flood latency latency-costs filter-flood filter-latency; do
+for c in replay device-lost two-panels filter dump metrics record flood latency latency-costs filter-flood filter-latency filter-latency-rules; do
   if [ "$checks" = all ] || [[ ",$checks," == *",$c,"* ]]; then
     case "$c" in
-      flood|latency|latency-costs|filter-flood|filter-latency) real_checks="${real_checks:+$real_checks,}$c" ;;
+      flood|latency|latency-costs|filter-flood|filter-latency|filter-latency-rules) real_checks="${real_checks:+$real_checks,}$c" ;;
       *) virtual_checks="${virtual_checks:+$virtual_checks,}$c" ;;
     esac
   fi
@@ -333,15 +333,16 @@ guest() {
 
 # The booted-systemd guest: the .deb in a Debian 12 root with systemd as PID 1;
 # `systemd` are the unit's checks, `compositor` libinput and cage on the
-# filter's copy.
+# filter's copy, `filter-libinput` libinput on a copy with the [filter] rules.
 systemd_checks=""
-for c in systemd compositor; do
+for c in systemd compositor filter-libinput; do
   if [ "$checks" = all ] || [[ ",$checks," == *",$c,"* ]]; then systemd_checks="${systemd_checks:+$systemd_checks,}$c"; fi
 done
 if [ -n "$systemd_checks" ]; then
   list=""
   [[ ",$systemd_checks," != *",systemd,"* ]] || list="activation, websocket, user, device, reload, restart, watchdog, filter, the docs' systemd blocks"
   [[ ",$systemd_checks," != *",compositor,"* ]] || list="${list:+$list, }compositor (libinput, cage)"
+  [[ ",$systemd_checks," != *",filter-libinput,"* ]] || list="${list:+$list, }filter-libinput"
   say "guest 3 (systemd as PID 1, the .deb installed): $list"
   t0=$(now)
   status=0

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The checks of the real-kernel tier, run inside the QEMU guest by /init:
 #   checks.sh all | CHECK[,CHECK...]   (replay, device-lost, two-panels, filter, dump, metrics, flood, record,
-#                                       latency, latency-costs, filter-flood, filter-latency;
+#                                       latency, latency-costs, filter-flood, filter-latency,
+#                                       filter-latency-rules;
 #                                       boot, which loads the modules, always runs)
 # Prints one `KERNELTEST PASS|FAIL name ...` line per check, `KERNELTEST INFO`
 # lines with details (the logs of what failed), and a final
@@ -511,6 +512,48 @@ check_filter_latency() {
   fi
 }
 
+# ---------------------------------------------------------- filter-latency-rules
+
+# h2. The same forwarding latency with the `[filter]` rules off and on: a
+# panel that also declares ABS_MT_TOUCH_MAJOR (the finger 8 mm wide, so that
+# palm_mm has a width to read), 1,500 frames each, first with `back` alone,
+# then with ghost_touches = "quarantine", palm_mm = 30, stuck_after = 5 and
+# max_contacts = 1 (none of which withholds the one moving finger). Each
+# must forward at least 1,485 frames, with the rules its log says; the
+# figures are for the notes, not asserted.
+check_filter_latency_rules() {
+  d=/tmp/filter-latency-rules
+  mkdir -p "$d"
+  t0=$(uptime_s)
+  printf '[[transition]]\nname = "back"\ngesture = "edge-pan"\nedge = "left"\n' > "$d/off.toml"
+  { printf '[filter]\nghost_touches = "quarantine"\npalm_mm = 30\nstuck_after = 5\nmax_contacts = 1\n\n'; cat "$d/off.toml"; } > "$d/on.toml"
+  results="" problems=""
+  for rules in off on; do
+    r="$d/$rules"
+    mkdir -p "$r"
+    if ! start_daemon_with "$d/$rules.toml" auto "$r" --mode filter; then problems="$problems the daemon (rules $rules) did not start;"; stop_all; continue; fi
+    timeout -s KILL 60 kt fwd-latency 1500 --major > "$r/latency.txt" 2> "$r/latency.err"
+    status=$?
+    stop_all
+    events=$(sed -n 's/^events=\([0-9]*\).*/\1/p' "$r/latency.txt")
+    in_force=$(sed -n 's/.*filter: the touches of .*(hold \([^)]*\)).*/\1/p' "$r/daemon.log" | head -n 1)
+    case "$rules" in
+      off) expected="0.08 s" ;;
+      on) expected="0.08 s; max_contacts 1, palm_mm 30.0, stuck_after 5.0 s, ghost_touches quarantine" ;;
+    esac
+    if [ "$status" != 0 ] || [ "${events:-0}" -lt 1485 ] || [ "$in_force" != "$expected" ]; then
+      problems="$problems rules $rules: kt fwd-latency exited $status: '$(cat "$r/latency.txt")', the daemon's hold and rules '$in_force' (expected '$expected');"
+      show kt "$r/latency.err"; show daemon "$r/daemon.log"
+    fi
+    results="$results rules $rules: $(cat "$r/latency.txt");"
+  done
+  if [ -z "$problems" ]; then
+    pass filter-latency-rules "panel write -> copy's event, 8 mm finger:$results ($(since "$t0"))"
+  else
+    fail filter-latency-rules "$problems"
+  fi
+}
+
 # ----------------------------------------------------------------- flood
 
 # c. A long recording written as fast as possible overruns the evdev
@@ -772,6 +815,7 @@ if [ -c /dev/uinput ]; then
   wanted latency-costs && check_latency_costs
   wanted filter-flood && check_filter_flood
   wanted filter-latency && check_filter_latency
+  wanted filter-latency-rules && check_filter_latency_rules
 fi
 stop_all
 info "checks took $(since "$t_all") in the guest"

@@ -36,6 +36,11 @@ at_least() { [ "$(hellos "$1")" -ge "$2" ]; }
 more_than() { [ "$(grep -c "$2" "$1" 2>/dev/null)" -gt "$3" ]; }
 at_least_lines() { [ "$(grep -c "$2" "$1" 2>/dev/null)" -ge "$3" ]; }
 pid_changed() { p=$(main_pid); [ "$p" != 0 ] && [ "$p" != "$1" ] && is_active transitiond.service active; }
+# near "GOT" "EXPECTED" TOLERANCE: the same number of values, each within.
+near() {
+  awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { n = split(a, x, " "); m = split(b, y, " "); if (n != m) exit 1
+    for (i = 1; i <= n; i++) { d = x[i] - y[i]; if (d > t || d < -t) exit 1 } }'
+}
 
 # The docs' blocks marked `<!-- example: systemd -->`, extracted on the host
 # (examples.py --extract systemd: one bash script each, `set -e`, the lines
@@ -89,9 +94,10 @@ example_ran() {
 info "systemd $(systemctl --version | head -n 1 | cut -d' ' -f2), kernel $(uname -r), up $(cut -d' ' -f1 /proc/uptime) s"
 journalctl -f -o cat -u transitiond.service > /tmp/journal.txt 2>&1 &
 # The checks to run: kt.checks= on the kernel's command line, a comma-separated
-# list of `systemd` (1 to 6b) and `compositor` (6c); both by default.
+# list of `systemd` (1 to 6b), `compositor` (6c) and `filter-libinput` (6d);
+# all by default.
 CHECKS=$(sed -n 's/.*kt\.checks=\([^ ]*\).*/\1/p' /proc/cmdline)
-[ -n "$CHECKS" ] || CHECKS=systemd,compositor
+[ -n "$CHECKS" ] || CHECKS=systemd,compositor,filter-libinput
 want() { case ",$CHECKS," in *",$1,"*) return 0 ;; esac; return 1; }
 insmod "$KT/evdev.ko" 2>/dev/null; insmod "$KT/uinput.ko" 2>/dev/null
 
@@ -427,11 +433,6 @@ RULES
     li_panel=$(grep -c "^[ -]$(basename "$panel") .*TOUCH" /tmp/libinput.txt)
     sed -n 's/.*wl_touch\] down:.*x, y: \([0-9.]*\), \([0-9.]*\).*/\1 \2/p' /tmp/wev.txt | tr '\n' ' ' > /tmp/wev-downs.txt
     wev_ups=$(grep -c 'wl_touch\] up:' /tmp/wev.txt)
-    # near "GOT" "EXPECTED" TOLERANCE: the same number of values, each within.
-    near() {
-      awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { n = split(a, x, " "); m = split(b, y, " "); if (n != m) exit 1
-        for (i = 1; i <= n; i++) { d = x[i] - y[i]; if (d > t || d < -t) exit 1 } }'
-    }
     if [ "$li_ready" = 1 ] && near "$(cat /tmp/li-downs.txt)" "50 50 25 25 50 1" 0.5 && [ "$li_ups" = 3 ] && [ "$li_panel" = 0 ]; then
       pass compositor:libinput "libinput $(libinput --version) (debug-events on seat0, which holds the grabbed panel $panel and the copy $copy, both with the udev matrix): M, Q and L from the copy at $(cat /tmp/li-downs.txt)(x y, % of the screen), 3 lifts, not B, nothing from the panel"
     else
@@ -453,6 +454,144 @@ RULES
     show player /tmp/player3.log; show journal /tmp/journal.txt
   fi
   exec 3>&-
+fi
+
+# 6d. libinput on a copy with the `[filter]` rules. `transitiond run --mode
+# filter` (as root, beside the service, which is stopped meanwhile so that
+# it does not take the panel) with max_contacts = 1, palm_mm = 30,
+# ghost_touches = "quarantine", transform = true and `[input] rotation = 90`;
+# its copy read by `libinput debug-events --device` (the path backend: udev
+# must have tagged the copy a touchscreen) and by `kt mtwatch`. The panel
+# ("kt libinput panel", so that 6c's rules do not match it) plays
+# libinput.events (make-filter-recording.py --libinput), then again, destroyed
+# mid-drag. Expected on libinput, in % of the screen (the panel's (x, y) at
+# (1 - y, x), as the copy carries it): round 1, the ghost taps G at 85/85
+# (the first two of five), the drag A from 60/20 to 60/60 in one piece (the
+# second finger that lands on the panel meanwhile is withheld), not the palms
+# P and W, C from 40/30 ended at the frame it becomes a palm (y under 50),
+# R at 15/30; round 2, G, then A ended when the panel goes (y under 41).
+# Each touch down ends (TOUCH_UP or TOUCH_CANCEL) and each touch event is in
+# a TOUCH_FRAME (`kt litouch`); the copy's evdev stream is well-formed.
+if want filter-libinput; then
+  t_li=$(cut -d' ' -f1 /proc/uptime)
+  d=/tmp/filter-libinput
+  mkdir -p "$d"
+  socket_was=$(systemctl is-active transitiond.socket)
+  systemctl stop transitiond.socket transitiond.service
+  cat > "$d/config.toml" <<'TOML'
+[input]
+mode = "filter"
+rotation = 90
+
+[filter]
+max_contacts = 1
+palm_mm = 30
+ghost_touches = "quarantine"
+transform = true
+
+[[transition]]
+name = "back"
+gesture = "edge-pan"
+edge = "left"
+TOML
+  # ends FILE: libinput's touch ends so far.
+  ends() { grep -cE '^[ -]event[0-9]+ +TOUCH_(UP|CANCEL) ' "$1" 2>/dev/null; }
+  at_least_ends() { [ "$(ends "$1")" -ge "$2" ]; }
+  touchscreen() { udevadm info -q property "$1" 2>/dev/null | grep -qx 'ID_INPUT_TOUCHSCREEN=1'; }
+  mkfifo "$d/go"
+  exec 3<> "$d/go"
+  transitiond uinput-replay "$KT/libinput.events" --name "kt libinput panel" --speed 1 --hold-seconds 0.3 --wait-stdin <&3 > "$d/player.log" 2>&1 &
+  player=$!
+  "$KT/kt" wait "$d/player.log" 'device /dev/input/event' 20 > /dev/null
+  timeout -k 5 120 transitiond run --device auto --socket "$d/t.sock" --config "$d/config.toml" > "$d/daemon.out" 2> "$d/daemon.log" &
+  daemon=$!
+  li_problem="" li="" watcher=""
+  if ! "$KT/kt" wait "$d/daemon.log" 'filter: the touches of' 30 > /dev/null; then
+    li_problem="no copy of the panel"
+  else
+    copy=$(sed -n 's/.*filter: the touches of .* go to \(\/dev\/input\/event[0-9]*\).*/\1/p' "$d/daemon.log" | head -n 1)
+    udevadm settle --timeout=30
+    if ! wait_for 10 touchscreen "$copy"; then
+      li_problem="udev did not tag the copy $copy a touchscreen"
+      udevadm info -q property "$copy" > "$d/udev.txt" 2>&1; show udev "$d/udev.txt" 30
+    fi
+  fi
+  if [ -z "$li_problem" ]; then
+    stdbuf -oL libinput debug-events --device "$copy" > "$d/libinput.txt" 2> "$d/libinput.err" &
+    li=$!
+    "$KT/kt" mtwatch "$copy" > "$d/mt.txt" 2> "$d/mtwatch.log" &
+    watcher=$!
+    if ! wait_for 30 grep -q "^-$(basename "$copy") .*DEVICE_ADDED.*cap:[a-zA-Z]*t" "$d/libinput.txt" \
+        || ! "$KT/kt" wait "$d/mtwatch.log" 'watching ' 10 > /dev/null; then
+      li_problem="libinput debug-events did not add the copy as a touch device, or kt mtwatch did not start"
+    fi
+  fi
+  if [ -n "$li_problem" ]; then
+    kill "$player" $li $watcher 2>/dev/null; wait "$player" $li $watcher 2>/dev/null
+  else
+    # Round 1: the whole recording; R's lift is the fifth end, the last.
+    echo go >&3
+    wait "$player"
+    "$KT/kt" wait "$d/daemon.log" 'lost /dev/input' 10 > /dev/null
+    wait_for 20 at_least_ends "$d/libinput.txt" 5
+    round1=$(ends "$d/libinput.txt")
+    # Round 2: the same panel again, destroyed 0.85 s in: A down and moving,
+    # the second finger down (withheld).
+    cut=$(awk '/^E: / { if ($2 + 0 >= 0.85) { print n; exit } n++ }' "$KT/libinput.events")
+    exec 3>&-
+    rm -f "$d/go"; mkfifo "$d/go"
+    exec 3<> "$d/go"
+    transitiond uinput-replay "$KT/libinput.events" --name "kt libinput panel" --speed 1 --destroy-after-events "$cut" --wait-stdin <&3 > "$d/player2.log" 2>&1 &
+    player=$!
+    if "$KT/kt" wait "$d/daemon.log" 'attached /dev/input/event' 20 2 > /dev/null; then
+      echo go >&3
+      wait "$player"
+      "$KT/kt" wait "$d/daemon.log" 'lost /dev/input' 10 2 > /dev/null
+      wait_for 20 at_least_ends "$d/libinput.txt" 7
+    else
+      li_problem="the daemon did not attach the panel again"
+      kill "$player" 2>/dev/null; wait "$player" 2>/dev/null
+    fi
+    kill "$li" 2>/dev/null; wait "$li" 2>/dev/null
+    kill -INT "$watcher" 2>/dev/null; wait "$watcher"
+    "$KT/kt" litouch "$d/libinput.txt" > "$d/touches.txt"
+    li_status=$?
+    downs=$(sed -n 's/^touch [0-9]*: slot=[0-9]* x0=\([0-9.]*\) y0=\([0-9.]*\).*/\1 \2/p' "$d/touches.txt" | tr '\n' ' ')
+    # last N: the last position of touch N (x y), and how it ended.
+    last() { sed -n "s/^touch $1: .* x1=\([0-9.]*\) y1=\([0-9.]*\) motions=[0-9]* end=\(.*\)/\1 \2 \3/p" "$d/touches.txt"; }
+    # between VALUE LOW HIGH
+    between() { awk -v v="$1" -v a="$2" -v b="$3" 'BEGIN { exit !(v != "" && v >= a && v <= b) }'; }
+    a_end=$(last 2) c_end=$(last 4) a2_end=$(last 7)
+    bugs=$(grep -ci 'bug' "$d/libinput.txt")
+    ghosts=$(grep -c 'ghost touches on' "$d/daemon.log")
+    # Every problem found, in li_problem.
+    problem() { li_problem="${li_problem:+$li_problem; }$*"; }
+    [ "$li_status" = 0 ] && grep -q '^touches=7 open=0 errors=0 ' "$d/touches.txt" \
+      || problem "kt litouch: $(tail -n 1 "$d/touches.txt") (expected 7 touches, none open, no error)"
+    near "$downs" "85 85 60 20 85 85 40 30 15 30 85 85 60 20" 0.5 \
+      || problem "the touches began at '$downs' (expected G, A, G, C, R, then G, A: 85 85 60 20 85 85 40 30 15 30 85 85 60 20, ± 0.5 %)"
+    near "$(echo "$a_end" | cut -d' ' -f1-2)" "60 60" 0.5 && [ "${a_end##* }" = up ] \
+      || problem "the drag A ended at '$a_end' (expected 60 60 up: one touch to the end of the drag)"
+    between "$(echo "$c_end" | cut -d' ' -f2)" 45 50.5 && [ -n "$c_end" ] && [ "${c_end##* }" != open ] \
+      || problem "C ended at '$c_end' (expected y 45 to 50.5, up or cancel: where it became a palm, not at its lift at 70)"
+    between "$(echo "$a2_end" | cut -d' ' -f2)" 20.5 41 && [ -n "$a2_end" ] && [ "${a2_end##* }" != open ] \
+      || problem "round 2's A ended at '$a2_end' (expected y 20.5 to 41, up or cancel: moved, and ended when the panel went)"
+    grep -q '^touches=7 open=0 errors=0 ' "$d/mt.txt" \
+      || problem "the copy's evdev stream (kt mtwatch): $(tail -n 1 "$d/mt.txt") (expected 7 touches, none open, no error)"
+    [ "$round1" = 5 ] || problem "$round1 touch ends on libinput after round 1 (expected 5)"
+    [ "$bugs" = 0 ] || problem "$bugs lines of libinput's about a bug (expected none)"
+    [ "$ghosts" = 1 ] || problem "$ghosts ghost tap patterns logged by the daemon (expected 1)"
+  fi
+  if [ -z "$li_problem" ]; then
+    pass filter-libinput "libinput $(libinput --version) on the copy $copy ($(grep -m 1 'DEVICE_ADDED' "$d/libinput.txt" | sed 's/.*DEVICE_ADDED *//; s/ seat0.*//'), ID_INPUT_TOUCHSCREEN=1) of a panel with max_contacts = 1, palm_mm = 30, ghost_touches = quarantine, transform = true, rotation = 90: $(tail -n 1 "$d/touches.txt"), they began at $downs(% of the screen: G, A, G, C, R; then G, A cut by the panel's removal); the second finger, the two palms and the third to fifth ghost taps never reached it; A went on to $(echo "$a_end" | cut -d' ' -f1-2), C ended at $(echo "$c_end" | cut -d' ' -f1-2) (a palm from y 50 on), round 2's A at $(echo "$a2_end" | cut -d' ' -f1-2) ($(echo "$a2_end" | cut -d' ' -f3)) as its panel went; the copy: $(tail -n 1 "$d/mt.txt" | cut -d' ' -f1-3); $(grep -m 1 'ghost touches on' "$d/daemon.log" | sed 's/.*\(ghost touches on\)/\1/' | cut -c1-160) ($(awk -v a="$t_li" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f", b - a }') s)"
+  else
+    fail filter-libinput "$li_problem"
+    show touches "$d/touches.txt" 20; grep -v -E 'TOUCH_(MOTION|FRAME)' "$d/libinput.txt" > "$d/li-short.txt"; show libinput "$d/li-short.txt" 30
+    show libinput-stderr "$d/libinput.err" 10; show mtwatch "$d/mt.txt" 10; show daemon "$d/daemon.log" 20; show player "$d/player.log" 5
+  fi
+  kill "$daemon" 2>/dev/null; wait "$daemon" 2>/dev/null
+  exec 3>&-
+  [ "$socket_was" != active ] || systemctl start transitiond.socket
 fi
 
 # The docs' blocks no check above ran (a new one, or with --checks
