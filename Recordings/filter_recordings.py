@@ -30,6 +30,15 @@ transform-rotated-drag.events
     One finger drags along the panel's x, (0.30, 0.40) to (0.70, 0.45) in
     0.8 s: with `rotation = 90` that is down the screen at x ~ 0.58, and with
     `transform = true` the copy says so, on axes that trade ranges.
+blocked-pinch.events
+    A pinch out: one finger lands at (0.35, 0.50), a second 60 ms later at
+    (0.65, 0.50), already moving; they spread to (0.20, 0.50) and (0.80,
+    0.50) by 0.40 s and lift. At 1.0 s a two-finger tap, (0.40, 0.30) and
+    (0.60, 0.30) 30 ms apart, still, for 100 ms. At 2.0 s two fingers
+    (0.40, 0.70) and (0.55, 0.70), 20 ms apart, swipe up together to y 0.40
+    in 0.4 s. `block = ["pinch"]` keeps the pinch's second finger from the
+    copy (within its hold: the spread grows 0.02 in about 40 ms); the tap
+    and the swipe reach it whole, their second fingers after their hold.
 """
 
 import math
@@ -137,6 +146,19 @@ def scene_transform(clock, rng):
     return syn.one_finger(clock, (0.30, 0.40), [(0.80, 0.70, 0.45, 0.0, 0.0)], 0.85)
 
 
+def scene_blocked_pinch(clock, rng):
+    left = syn.Path((0.0, 0.35, 0.50, 0.0, 0.0), (0.06, 0.35, 0.50, -0.3, 0.0), (0.40, 0.20, 0.50, 0.0, 0.0))
+    right = syn.Path((0.06, 0.65, 0.50, 0.6, 0.0), (0.40, 0.80, 0.50, 0.0, 0.0))
+    up = [(2.0, 0.40, 0.70, 0.0, -0.4), (2.42, 0.40, 0.40, 0.0, 0.0)]
+    return [syn.Finger("l", left, 0, clock.frame_after(0.45)),
+            syn.Finger("r", right, at(clock, 0.06), clock.frame_after(0.45)),
+            syn.Finger("t1", still(1.0, 0.40, 0.30), at(clock, 1.0), clock.frame_after(1.10)),
+            syn.Finger("t2", still(1.03, 0.60, 0.30), at(clock, 1.03), clock.frame_after(1.10)),
+            syn.Finger("s1", syn.Path(*up), at(clock, 2.0), clock.frame_after(2.45)),
+            syn.Finger("s2", syn.Path(*[(t + 0.02, x + 0.15, y, vx, vy) for t, x, y, vx, vy in up]),
+                       at(clock, 2.02), clock.frame_after(2.45))]
+
+
 # ---------------------------------------------------------------------------
 # --check: what each file must show, read back from it
 
@@ -240,6 +262,26 @@ def facts_transform(absinfo, details):
              "one finger, %.0f mm along the panel's x, %.0f mm along its y" % (x1 - x0, y1 - y0))]
 
 
+def facts_blocked_pinch(absinfo, details):
+    pinch_l, pinch_r, tap_1, tap_2, swipe_1, swipe_2 = touches(details)
+
+    def span(a, b):
+        """How far apart two touches are (mm) at the first frame both are down, and at the last."""
+        both = [(t, v) for t, v in a["frames"] if any(t == u for u, _ in b["frames"])]
+        first, last = both[0][0], both[-1][0]
+        at_b = dict(b["frames"])
+        return (math.dist(place(both[0][1]), place(at_b[first])), math.dist(place(both[-1][1]), place(at_b[last])))
+    start, end = span(pinch_l, pinch_r)
+    swipe_start, swipe_end = span(swipe_1, swipe_2)
+    return [(end - start > 60 and pinch_r["frames"][0][0] - pinch_l["frames"][0][0] > 0.05,
+             "a pinch out: %.0f mm apart to %.0f mm, the second finger %.0f ms after the first"
+             % (start, end, (pinch_r["frames"][0][0] - pinch_l["frames"][0][0]) * 1e3)),
+            (moved(tap_1) < 1 and moved(tap_2) < 1 and down_for(tap_2) < 0.08,
+             "a still two-finger tap, the second down %.0f ms" % (down_for(tap_2) * 1e3)),
+            (abs(swipe_end - swipe_start) < 3 and moved(swipe_1) > 30,
+             "a two-finger swipe of %.0f mm, %.0f mm apart throughout" % (moved(swipe_1), swipe_start))]
+
+
 RECORDINGS = [
     syn.Recording("max-contacts-second-finger", 201, 120, scene_max_contacts, {"back": None},
                   folder="filter", facts=facts_max_contacts),
@@ -251,4 +293,6 @@ RECORDINGS = [
                   folder="filter", facts=facts_stuck),
     syn.Recording("transform-rotated-drag", 205, 120, scene_transform, {"back": None},
                   folder="filter", facts=facts_transform),
+    syn.Recording("blocked-pinch", 206, 120, scene_blocked_pinch, {"back": None},
+                  folder="filter", facts=facts_blocked_pinch),
 ]

@@ -15,7 +15,7 @@ import TestSupport
 @Suite("The filter rules' recordings, copied")
 struct RuleRecordingCopyTests {
     static let names = ["max-contacts-second-finger", "palms", "ghost-taps-periodic", "stuck-contact",
-                        "transform-rotated-drag"]
+                        "transform-rotated-drag", "blocked-pinch"]
 
     static func config(_ name: String) -> String { ProjectPaths.file("Tests/Golden/copy/\(name).toml") }
 
@@ -174,5 +174,32 @@ struct RuleRecordingCopyTests {
         let plain = try Self.without("transform = true", of: "transform-rotated-drag")
         let raw = try Self.touches("transform-rotated-drag", config: plain)
         #expect(raw.copy == panel)
+    }
+
+    /// `block = ["pinch"]`: a pinch out, a two-finger tap, a two-finger
+    /// swipe. The pinch reaches the copy as its first finger alone, whole;
+    /// the tap and the swipe reach it whole, each second finger 80 ms late
+    /// (its hold) with its own timing. The explanation says the one touch
+    /// withheld. Without `block` the pinch goes whole.
+    @Test func aBlockedPinchLeavesItsFirstFingerAndTheRestPasses() throws {
+        let (panel, copy, _) = try Self.touches("blocked-pinch")
+        try #require(panel.count == 6)
+        func late(_ span: TouchSpan, by lag: Int64) -> TouchSpan {
+            TouchSpan(points: span.points.map { .init(time: $0.time + lag, x: $0.x, y: $0.y) }, end: span.end.map { $0 + lag })
+        }
+        // The tap's second finger lifts within its hold: released then, so
+        // its lag is its own time down; the swipe's is released at 80 ms.
+        let tap = panel[3]
+        #expect(tap.end! - tap.begin < 80_000)
+        #expect(copy == [panel[0], panel[2], late(tap, by: tap.end! - tap.begin), panel[4], late(panel[5], by: 80_000)])
+
+        let explained = try runTransitiond(["replay", "--fast", "--explain", "--config", Self.config("blocked-pinch"),
+                                            "--copy", try temporaryFile("blocked.evemu", ""),
+                                            ProjectPaths.file("Recordings/filter/blocked-pinch.events")])
+        #expect(explained.lines.count == 1 && explained.lines[0].hasSuffix("copy: a touch withheld: a finger of a pinch or swipe that block keeps from the UI"),
+                "\(explained.lines)")
+
+        let open = try Self.touches("blocked-pinch", config: Self.without("block = [\"pinch\"]", of: "blocked-pinch"))
+        #expect(open.copy == panel)
     }
 }
