@@ -75,6 +75,18 @@ extension TouchFilterMachine {
     /// copy those already out).
     mutating func checkBlock(at now: Double, into output: inout [Output]) {
         guard applied.blocksGestures else { return }
+        // Most frames have one touch or none: no group, nothing to gather.
+        var count = 0
+        for case let touch? in touches {
+            switch touch.disposition {
+            case .held, .forwarded: count += 1
+            case .swallowed, .withheld: continue
+            }
+        }
+        guard count >= 2 else {
+            blockGroup = nil
+            return
+        }
         var ids: [UInt64] = []
         var contacts: [Contact] = []
         for slot in touches.indices {

@@ -43,7 +43,8 @@ palmAxes.absInfo[EventCode.ABS_MT_TOUCH_MAJOR] = AbsInfo(minimum: 0, maximum: 40
 // `transform` does nothing on a panel whose geometry is the identity; with
 // a rotation the engine sees another screen too, hence a rotated baseline.
 let rotated = ScreenGeometry(rotation: .quarter)
-let allRules = FilterRules(maxContacts: 1, ghostTouches: .quarantine, palmMillimetres: 30, transform: true)
+let allRules = FilterRules(maxContacts: 1, block: Set(BlockedGesture.allCases), ghostTouches: .quarantine,
+                           palmMillimetres: 30, transform: true)
 
 /// What is measured, in this order in every round. A rule's variant names
 /// the variant it is put against; a new one is one more line.
@@ -58,11 +59,14 @@ let variants: [Variant] = [
             device: palmAxes, against: "filter: no rules"),
     Variant(name: "filter: ghost_touches", path: .inline(recorder: false, filter: FilterRules(ghostTouches: .quarantine)),
             device: palmAxes, against: "filter: no rules"),
+    // The recording's 3-finger swipes are what it recognises.
+    Variant(name: "filter: block all gestures", path: .inline(recorder: false, filter: FilterRules(block: Set(BlockedGesture.allCases))),
+            device: palmAxes, against: "filter: no rules"),
     Variant(name: "filter: no rules, rotation 90", path: .inline(recorder: false, filter: FilterRules.none),
             device: palmAxes, geometry: rotated, against: "filter: no rules"),
     Variant(name: "filter: transform, rotation 90", path: .inline(recorder: false, filter: FilterRules(transform: true)),
             device: palmAxes, geometry: rotated, against: "filter: no rules, rotation 90"),
-    Variant(name: "filter: all 4, rotation 90", path: .inline(recorder: false, filter: allRules),
+    Variant(name: "filter: all 5, rotation 90", path: .inline(recorder: false, filter: allRules),
             device: palmAxes, geometry: rotated, against: "filter: no rules, rotation 90"),
     Variant(name: "machine: no rules", path: .machine(FilterRules.none), device: palmAxes),
     Variant(name: "machine: stuck_after = 600", path: .machine(FilterRules(stuckAfter: 600)),
