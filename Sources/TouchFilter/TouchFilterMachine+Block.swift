@@ -72,8 +72,9 @@ extension TouchFilterMachine {
 
     /// After a frame's touches are decided: follows the group and, when it
     /// makes a blocked gesture, withholds its extra fingers (ending on the
-    /// copy those already out).
-    mutating func checkBlock(at now: Double, into output: inout [Output]) {
+    /// copy those already out, in the frame the caller writes next, as for
+    /// a touch claimed once out).
+    mutating func checkBlock() {
         guard applied.blocksGestures else { return }
         // Most frames have one touch or none: no group, nothing to gather.
         var count = 0
@@ -133,7 +134,6 @@ extension TouchFilterMachine {
             touches[slot] = touch
             notify(.touchWithheld(.block))
         }
-        clone.flush(due: now, into: &output)
     }
 
     /// The blocked gesture `group` makes at `current`, if any.

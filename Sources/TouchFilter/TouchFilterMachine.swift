@@ -210,7 +210,7 @@ public struct TouchFilterMachine: Sendable {
             }
         }
 
-        checkBlock(at: now, into: &output)
+        checkBlock()
         emitDelayed(by: now, into: &output)
         clone.flush(due: now, into: &output)
         enforceDelayedLimit(at: now, into: &output)
