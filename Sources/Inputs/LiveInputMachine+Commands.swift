@@ -24,9 +24,11 @@ extension LiveInputMachine {
 
     /// Filter mode: the UI's regions (`filter_regions`) replace the
     /// `[[filter.region]]` ones of every panel's filter; nil brings the
-    /// config's back. Said in `hello`/`state` and logged.
+    /// config's back. Said in `hello`/`state`, and in a debug line when
+    /// they change (a page may send them often: `--verbose` shows them).
     mutating func setFilterRegions(_ regions: [FilterRegion]?, into out: inout Output) {
         guard settings.filterHold != nil else { return }
+        let before = settings.filterRules.regions
         if let regions {
             if configRegions == nil { configRegions = settings.filterRules.regions }
             settings.filterRules.regions = regions
@@ -36,9 +38,10 @@ extension LiveInputMachine {
         } else {
             return
         }
+        guard settings.filterRules.regions != before else { return }
         for source in filters.keys { filters[source]?.replaceRegions(settings.filterRules.regions) }
         let count = settings.filterRules.regions.count
-        out.log(.info, "filter: \(count) region\(count == 1 ? "" : "s") in force, \(regions == nil ? "the config's again" : "the UI's (filter_regions)")")
+        out.log(.debug, "filter: \(count) region\(count == 1 ? "" : "s") in force, \(regions == nil ? "the config's again" : "the UI's (filter_regions)")")
     }
 
     /// `filter_regions`' regions as the filter takes them (their names
