@@ -46,8 +46,8 @@
  *   kt count FILE STRING
  *       Prints how many lines of FILE contain STRING.
  *
- *   kt send, kt mtcheck, kt mtwatch, kt litouch, kt fwd-latency: filter mode
- *   (kt_filter.c).
+ *   kt send, kt session, kt mtcheck, kt mtwatch, kt litouch, kt fwd-latency:
+ *   filter mode (kt_filter.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -748,6 +748,7 @@ static void usage(void)
 	      "       kt wait FILE STRING SECONDS [COUNT]\n"
 	      "       kt count FILE STRING\n"
 	      "       kt send SOCKET COMMAND\n"
+	      "       kt session SOCKET\n"
 	      "       kt mtcheck FILE\n"
 	      "       kt mtwatch NODE\n"
 	      "       kt litouch FILE\n"
@@ -775,6 +776,8 @@ int main(int argc, char **argv)
 		return cmd_count(argv[2], argv[3]);
 	if (strcmp(cmd, "send") == 0 && argc == 4)
 		return cmd_send(argv[2], argv[3]);
+	if (strcmp(cmd, "session") == 0 && argc == 3)
+		return cmd_session(argv[2]);
 	if (strcmp(cmd, "mtcheck") == 0 && argc == 3)
 		return cmd_mtcheck(argv[2]);
 	if (strcmp(cmd, "mtwatch") == 0 && argc == 3)

@@ -2,6 +2,7 @@
 #ifndef KT_H
 #define KT_H
 int cmd_send(const char *path, const char *command);
+int cmd_session(const char *path);
 int cmd_mtcheck(const char *path);
 int cmd_mtwatch(const char *node);
 int cmd_litouch(const char *path);

@@ -6,6 +6,17 @@
  *       (one JSON line) and prints the reply (the first `ok` or `error`
  *       line). Exit 0 on `ok`, 1 on `error`, 2 when it cannot talk.
  *
+ *   kt session SOCKET
+ *       One connection that stays open while stdin does: connects, reads
+ *       `hello`, then sends each line read from stdin as a command (one
+ *       JSON line) and prints, flushed, `hello` and every `ok` or `error`
+ *       line the daemon sends (events are read and dropped). At the end of
+ *       stdin it waits for the replies still due, closes the connection
+ *       and exits: 0 when every reply was `ok`, 1 on an `error`, 2 when it
+ *       cannot talk (no `hello` or reply within 10 s, or the daemon closed
+ *       the connection). What a client sets until it goes (`filter_regions`)
+ *       holds while stdin is open.
+ *
  *   kt mtcheck FILE
  *       Reads an evemu recording (`transitiond record` of the filter's
  *       uinput copy) and checks it is well-formed multitouch protocol B:
@@ -69,17 +80,31 @@
 
 /* ------------------------------------------------------------------ send */
 
-int cmd_send(const char *path, const char *command)
+/* A stream connection to the daemon's Unix socket at path; -1 (said) when
+ * there is none. */
+static int unix_connect(const char *path)
 {
 	struct sockaddr_un addr = {.sun_family = AF_UNIX};
-	if (strlen(path) >= sizeof addr.sun_path)
-		return 2;
+	if (strlen(path) >= sizeof addr.sun_path) {
+		fprintf(stderr, "kt: socket path too long: %s\n", path);
+		return -1;
+	}
 	strcpy(addr.sun_path, path);
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof addr) < 0) {
 		fprintf(stderr, "kt: cannot connect to %s: %s\n", path, strerror(errno));
-		return 2;
+		if (fd >= 0)
+			close(fd);
+		return -1;
 	}
+	return fd;
+}
+
+int cmd_send(const char *path, const char *command)
+{
+	int fd = unix_connect(path);
+	if (fd < 0)
+		return 2;
 	struct timeval tv = {10, 0};
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
 	static char buf[1 << 16];
@@ -119,6 +144,112 @@ int cmd_send(const char *path, const char *command)
 		}
 		have += (size_t)got;
 	}
+}
+
+/* --------------------------------------------------------------- session */
+
+/* Writes all of line to fd; 0 on success. */
+static int write_all(int fd, const char *line, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, line, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		line += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int cmd_session(const char *path)
+{
+	int fd = unix_connect(path);
+	if (fd < 0)
+		return 2;
+	static char buf[1 << 16], in[1 << 14];
+	size_t have = 0, in_have = 0;
+	int hello = 0, stdin_open = 1, failed = 0;
+	long sent = 0, replies = 0;
+	while (stdin_open || replies < sent) {
+		/* Commands go after `hello`; while one is due (or `hello`), 10 s at most. */
+		struct pollfd p[2] = {{.fd = fd, .events = POLLIN}, {.fd = 0, .events = POLLIN}};
+		int waiting = !hello || replies < sent;
+		int n = poll(p, hello && stdin_open ? 2 : 1, waiting ? 10000 : -1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			perror("kt: poll");
+			close(fd);
+			return 2;
+		}
+		if (n == 0) {
+			fprintf(stderr, "kt: %s from %s within 10 s\n", hello ? "no reply" : "no hello", path);
+			close(fd);
+			return 2;
+		}
+		if (p[0].revents) {
+			if (have == sizeof buf)
+				have = 0; /* a line longer than the buffer: not one of ours */
+			ssize_t got = read(fd, buf + have, sizeof buf - have);
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got <= 0) {
+				fprintf(stderr, "kt: %s closed the connection (%ld commands sent, %ld replies)\n", path, sent,
+				        replies);
+				close(fd);
+				return 2;
+			}
+			have += (size_t)got;
+			char *nl;
+			while ((nl = memchr(buf, '\n', have)) != NULL) {
+				*nl = 0;
+				if (!hello && strstr(buf, "\"type\":\"hello\"")) {
+					hello = 1;
+					printf("%s\n", buf);
+				} else if (hello && (strstr(buf, "\"type\":\"ok\"") || strstr(buf, "\"type\":\"error\""))) {
+					printf("%s\n", buf);
+					replies++;
+					failed |= strstr(buf, "\"type\":\"error\"") != NULL;
+				}
+				size_t used = (size_t)(nl - buf) + 1;
+				memmove(buf, buf + used, have - used);
+				have -= used;
+			}
+		}
+		if (hello && stdin_open && (p[1].revents & (POLLIN | POLLHUP | POLLERR))) {
+			ssize_t got = read(0, in + in_have, sizeof in - in_have - 1);
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got <= 0) {
+				stdin_open = 0;
+				continue;
+			}
+			in_have += (size_t)got;
+			char *nl;
+			while ((nl = memchr(in, '\n', in_have)) != NULL) {
+				size_t len = (size_t)(nl - in) + 1;
+				if (len > 1) {
+					if (write_all(fd, in, len) < 0) {
+						fprintf(stderr, "kt: cannot write to %s: %s\n", path, strerror(errno));
+						close(fd);
+						return 2;
+					}
+					sent++;
+				}
+				memmove(in, in + len, in_have - len);
+				in_have -= len;
+			}
+			if (in_have == sizeof in - 1) {
+				fprintf(stderr, "kt: a command longer than %zu bytes\n", sizeof in - 2);
+				close(fd);
+				return 2;
+			}
+		}
+	}
+	close(fd);
+	return failed ? 1 : 0;
 }
 
 /* ------------------------------------------------------- mtcheck, mtwatch */

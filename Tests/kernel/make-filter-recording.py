@@ -54,6 +54,29 @@ The UI's copy gets G, A, G, C (cut) and R, in that order.
 
     python3 Tests/kernel/make-filter-recording.py --libinput OUTPUT
 
+With --block, the filter-block check's input (Tests/kernel/systemd/checks.sh:
+`[filter] block = ["pinch"]`, the hold 80 ms), the plain panel, in panel
+positions (the screen's too: no rotation), each finger 0.01 to 0.012 of the
+screen a frame while it moves:
+
+- P, 0.20-0.42 s: a quick pinch out: a finger lands at (0.45, 0.50), a
+  second at (0.55, 0.50) 60 ms later; from then on both move apart
+  (0.012 a frame each, their spread 0.012 a frame) to (0.27, 0.50) and
+  (0.73, 0.50) at 0.41 s and lift together. The spread has grown 0.024
+  20 ms after the second lands, well within its hold: blocked, the UI gets
+  the first finger alone, whole, down to up;
+- T, 1.20-1.33 s: a still two-finger tap, (0.30, 0.30) and, 20 ms later,
+  (0.40, 0.30), lifted together: no gesture, both reach the UI (the
+  second after its hold);
+- S, 2.20-2.53 s: a two-finger swipe up, (0.30, 0.70) and, 20 ms later,
+  (0.45, 0.70), each moving 0.01 a frame from its landing to y 0.40,
+  lifted together: the centroid moves, the spread does not, so it is no
+  pinch, and both reach the UI.
+
+    python3 Tests/kernel/make-filter-recording.py --block OUTPUT
+
+With --block-pinch, P alone (the same frames, the same times).
+
 Deterministic: the same bytes on every run.
 """
 
@@ -207,12 +230,49 @@ def contact_scene(kernel, writer):
             writer.frame(round(k / HZ * 1e6), events)
 
 
+def block_scene(kernel, writer, pinch_only=False):
+    """--block's touches (the docstring), or P alone: each finger's (x, y)
+    frame by frame at HZ, every finger of a frame together."""
+    frames = {}  # frame number -> {finger: (x, y)}
+
+    def put(finger, k, x, y):
+        frames.setdefault(k, {})[finger] = (round(x * syn.X_MAX), round(y * syn.Y_MAX))
+
+    # P: the first finger still 60 ms, then both apart, 0.012 a frame each.
+    for k in range(20, 26):
+        put("P1", k, 0.45, 0.50)
+    for i in range(16):
+        put("P1", 26 + i, 0.45 - 0.012 * i, 0.50)
+        put("P2", 26 + i, 0.55 + 0.012 * i, 0.50)
+    if not pinch_only:
+        # T: still, the second 20 ms after the first, lifted together.
+        for k in range(120, 133):
+            put("T1", k, 0.30, 0.30)
+            if k >= 122:
+                put("T2", k, 0.40, 0.30)
+        # S: up 0.01 a frame from each landing, the second 20 ms later.
+        for k in range(220, 253):
+            put("S1", k, 0.30, max(0.40, 0.70 - 0.01 * (k - 220)))
+            if k >= 222:
+                put("S2", k, 0.45, max(0.40, 0.70 - 0.01 * (k - 222)))
+    for k in range(min(frames), max(frames) + 2):
+        events = kernel.frame(frames.get(k, {}))
+        if events:
+            writer.frame(round(k / HZ * 1e6), events)
+
+
 def main(argv):
-    mode = argv[1] if len(argv) == 3 and argv[1] in ("--compositor", "--libinput") else None
+    modes = ("--compositor", "--libinput", "--block", "--block-pinch")
+    mode = argv[1] if len(argv) == 3 and argv[1] in modes else None
     compositor = mode == "--compositor"
     if len(argv) != 2 and mode is None:
         print(__doc__, file=sys.stderr)
         return 64
+    if mode in ("--block", "--block-pinch"):
+        with open(argv[-1], "w", encoding="utf-8", newline="\n") as fp:
+            block_scene(syn.Kernel(syn.PANEL, first_tracking_id=500), syn.EvemuWriter(fp, syn.PANEL),
+                        pinch_only=mode == "--block-pinch")
+        return 0
     if mode == "--libinput":
         with open(argv[-1], "w", encoding="utf-8", newline="\n") as fp:
             contact_scene(ContactKernel(CONTACT_PANEL, first_tracking_id=500), syn.EvemuWriter(fp, CONTACT_PANEL))

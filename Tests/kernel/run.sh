@@ -5,7 +5,8 @@
 #   Tests/kernel/run.sh [--checks LIST]
 #
 #   --checks LIST  comma-separated subset of: replay,device-lost,two-panels,filter,dump,metrics,record,flood,latency,latency-costs,
-#                  filter-flood,filter-latency,filter-latency-rules,systemd,compositor,filter-libinput
+#                  filter-flood,filter-latency,filter-latency-rules,systemd,compositor,filter-libinput,
+#                  filter-block
 #                  (default: all; the boot check always runs; `none`: only boot)
 #
 # Steps: install missing packages, find a kernel with evdev.ko/uinput.ko and
@@ -24,7 +25,7 @@ checks=all
 while [ $# -gt 0 ]; do
   case "$1" in
     --checks) checks="$2"; shift 2 ;;
-    -h|--help) sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "kernel: unknown option $1" >&2; exit 64 ;;
   esac
 done
@@ -333,9 +334,10 @@ guest() {
 
 # The booted-systemd guest: the .deb in a Debian 12 root with systemd as PID 1;
 # `systemd` are the unit's checks, `compositor` libinput and cage on the
-# filter's copy, `filter-libinput` libinput on a copy with the [filter] rules.
+# filter's copy, `filter-libinput` libinput on a copy with the [filter] rules,
+# `filter-block` libinput on a copy with block = ["pinch"] and filter_regions.
 systemd_checks=""
-for c in systemd compositor filter-libinput; do
+for c in systemd compositor filter-libinput filter-block; do
   if [ "$checks" = all ] || [[ ",$checks," == *",$c,"* ]]; then systemd_checks="${systemd_checks:+$systemd_checks,}$c"; fi
 done
 if [ -n "$systemd_checks" ]; then
@@ -343,6 +345,7 @@ if [ -n "$systemd_checks" ]; then
   [[ ",$systemd_checks," != *",systemd,"* ]] || list="activation, websocket, user, device, reload, restart, watchdog, filter, the docs' systemd blocks"
   [[ ",$systemd_checks," != *",compositor,"* ]] || list="${list:+$list, }compositor (libinput, cage)"
   [[ ",$systemd_checks," != *",filter-libinput,"* ]] || list="${list:+$list, }filter-libinput"
+  [[ ",$systemd_checks," != *",filter-block,"* ]] || list="${list:+$list, }filter-block"
   say "guest 3 (systemd as PID 1, the .deb installed): $list"
   t0=$(now)
   status=0

@@ -94,10 +94,10 @@ example_ran() {
 info "systemd $(systemctl --version | head -n 1 | cut -d' ' -f2), kernel $(uname -r), up $(cut -d' ' -f1 /proc/uptime) s"
 journalctl -f -o cat -u transitiond.service > /tmp/journal.txt 2>&1 &
 # The checks to run: kt.checks= on the kernel's command line, a comma-separated
-# list of `systemd` (1 to 6b), `compositor` (6c) and `filter-libinput` (6d);
-# all by default.
+# list of `systemd` (1 to 6b), `compositor` (6c), `filter-libinput` (6d) and
+# `filter-block` (6e); all by default.
 CHECKS=$(sed -n 's/.*kt\.checks=\([^ ]*\).*/\1/p' /proc/cmdline)
-[ -n "$CHECKS" ] || CHECKS=systemd,compositor,filter-libinput
+[ -n "$CHECKS" ] || CHECKS=systemd,compositor,filter-libinput,filter-block
 want() { case ",$CHECKS," in *",$1,"*) return 0 ;; esac; return 1; }
 insmod "$KT/evdev.ko" 2>/dev/null; insmod "$KT/uinput.ko" 2>/dev/null
 
@@ -591,6 +591,175 @@ TOML
   fi
   kill "$daemon" 2>/dev/null; wait "$daemon" 2>/dev/null
   exec 3>&-
+  [ "$socket_was" != active ] || systemctl start transitiond.socket
+fi
+
+# 6e. libinput on a copy with `[filter] block = ["pinch"]`, and the UI's
+# `filter_regions`. `transitiond run --mode filter` (as root, the service
+# stopped meanwhile, as in 6d) with block = ["pinch"] and nothing else of
+# [filter] (the hold 80 ms); its copy of "kt block panel" read by `libinput
+# debug-events --device`. A new panel each round, attached by the same
+# daemon, which keeps its copy: (1) block.events (make-filter-recording.py
+# --block): a quick pinch out P, a still two-finger tap T, a two-finger
+# swipe S; libinput must see P's first finger alone, whole (down at 45/50,
+# up at 27/50), and T's and S's two fingers each. (2) Over one connection
+# (`kt session`, held open), `filter_regions` with one region, the whole
+# screen, `block: []`; block-pinch.events (P alone): both fingers. (3)
+# `regions: null` on that connection: P's first finger alone. (4) The
+# region again, then the connection closed: the config's regions are back,
+# P's first finger alone. Every touch down ended, in frames (`kt litouch`);
+# the daemon's /metrics counts 1 touch withheld for block after round 1, 3
+# at the end; `hello` of a second client shows the regions in force.
+if want filter-block; then
+  t_bl=$(cut -d' ' -f1 /proc/uptime)
+  d=/tmp/filter-block
+  mkdir -p "$d"
+  socket_was=$(systemctl is-active transitiond.socket)
+  systemctl stop transitiond.socket transitiond.service
+  cat > "$d/config.toml" <<'TOML'
+[input]
+mode = "filter"
+
+[filter]
+block = ["pinch"]
+
+[[transition]]
+name = "back"
+gesture = "edge-pan"
+edge = "left"
+TOML
+  region='{"x":[0,1],"y":[0,1],"block":[]}'
+  ends() { grep -cE '^[ -]event[0-9]+ +TOUCH_(UP|CANCEL) ' "$1" 2>/dev/null; }
+  at_least_ends() { [ "$(ends "$1")" -ge "$2" ]; }
+  touchscreen() { udevadm info -q property "$1" 2>/dev/null | grep -qx 'ID_INPUT_TOUCHSCREEN=1'; }
+  # withheld: the daemon's transitiond_touches_withheld_total{reason="block"}.
+  withheld() { curl -s --max-time 5 http://127.0.0.1:9474/metrics | sed -n 's/^transitiond_touches_withheld_total{reason="block"} //p'; }
+  bl_problem="" li="" player="" session=""
+  problem() { bl_problem="${bl_problem:+$bl_problem; }$*"; }
+  # panel N RECORDING: the Nth panel, waiting on fd 3 to play RECORDING,
+  # once the daemon has attached it (its Nth `attached`).
+  panel() {
+    exec 3>&-
+    rm -f "$d/go"; mkfifo "$d/go"
+    exec 3<> "$d/go"
+    transitiond uinput-replay "$2" --name "kt block panel" --speed 1 --hold-seconds 0.3 --wait-stdin <&3 4>&- > "$d/player$1.log" 2>&1 &
+    player=$!
+    "$KT/kt" wait "$d/daemon.log" 'attached /dev/input/event' 20 "$1" > /dev/null && return 0
+    problem "the daemon did not attach panel $1"
+    kill "$player" 2>/dev/null; wait "$player" 2>/dev/null
+    player=""
+    return 1
+  }
+  # go N ENDS: plays panel N's recording; returns once the daemon has lost
+  # the panel and libinput has printed ENDS touch ends in all (or 10 s on).
+  go() {
+    echo go >&3
+    wait "$player"
+    "$KT/kt" wait "$d/daemon.log" 'lost /dev/input' 10 "$1" > /dev/null
+    wait_for 10 at_least_ends "$d/libinput.txt" "$2"
+    sleep 0.2
+  }
+  # session_send LINE: sends LINE over the session's connection (a subshell: a
+  # session gone would be a SIGPIPE, not the end of these checks).
+  session_send() { ( trap '' PIPE; echo "$1" >&4 ) 2>/dev/null || problem "kt session could not take '$1' (it exited: $(tr '\n' ' ' < "$d/session.err"))"; }
+  # reply ID: the session's reply to the command with this id must be ok.
+  reply() {
+    "$KT/kt" wait "$d/session.out" "\"id\":$1}" 10 > /dev/null
+    grep -qx "{\"type\":\"ok\",\"cmd\":\"filter_regions\",\"id\":$1}" "$d/session.out" \
+      || { problem "filter_regions id $1: the reply was '$(grep "\"id\":$1}" "$d/session.out")' (expected {\"type\":\"ok\",\"cmd\":\"filter_regions\",\"id\":$1}; kt session: $(tr '\n' ' ' < "$d/session.err"))"; return 1; }
+  }
+  timeout -k 5 120 transitiond run --device auto --socket "$d/t.sock" --config "$d/config.toml" --metrics 127.0.0.1:9474 > "$d/daemon.out" 2> "$d/daemon.log" &
+  daemon=$!
+  if panel 1 "$KT/block.events"; then
+    if ! "$KT/kt" wait "$d/daemon.log" 'filter: the touches of' 30 > /dev/null; then
+      problem "no copy of the panel"
+    else
+      copy=$(sed -n 's/.*filter: the touches of .* go to \(\/dev\/input\/event[0-9]*\).*/\1/p' "$d/daemon.log" | head -n 1)
+      udevadm settle --timeout=30
+      wait_for 10 touchscreen "$copy" || problem "udev did not tag the copy $copy a touchscreen"
+    fi
+  fi
+  if [ -z "$bl_problem" ]; then
+    stdbuf -oL libinput debug-events --device "$copy" > "$d/libinput.txt" 2> "$d/libinput.err" 4>&- &
+    li=$!
+    wait_for 30 grep -q "^-$(basename "$copy") .*DEVICE_ADDED.*cap:[a-zA-Z]*t" "$d/libinput.txt" \
+      || problem "libinput debug-events did not add the copy $copy as a touch device"
+  fi
+  if [ -n "$bl_problem" ]; then
+    for bg in $player $li; do kill "$bg" 2>/dev/null; wait "$bg" 2>/dev/null; done
+  else
+    # Round 1: the config's block; P's second finger withheld.
+    go 1 5
+    r1=$(ends "$d/libinput.txt") m1=$(withheld)
+    # Round 2: the UI's region lets pinches through, over a connection held open.
+    rm -f "$d/cmds"; mkfifo "$d/cmds"
+    "$KT/kt" session "$d/t.sock" < "$d/cmds" > "$d/session.out" 2> "$d/session.err" &
+    session=$!
+    exec 4> "$d/cmds"
+    session_send "{\"cmd\":\"filter_regions\",\"regions\":[$region],\"id\":1}"
+    if reply 1 && "$KT/kt" wait "$d/daemon.log" "the UI's (filter_regions)" 10 > /dev/null; then
+      "$KT/kt" session "$d/t.sock" < /dev/null > "$d/hello-set.txt" 2>&1
+      panel 2 "$KT/block-pinch.events" && go 2 7
+    fi
+    r2=$(ends "$d/libinput.txt")
+    # Round 3: `null` brings the config's regions (none) back.
+    session_send '{"cmd":"filter_regions","regions":null,"id":2}'
+    if reply 2 && "$KT/kt" wait "$d/daemon.log" "the config's again" 10 > /dev/null; then
+      panel 3 "$KT/block-pinch.events" && go 3 8
+    fi
+    r3=$(ends "$d/libinput.txt")
+    # Round 4: the region again, then the connection closed: the config's back.
+    session_send "{\"cmd\":\"filter_regions\",\"regions\":[$region],\"id\":3}"
+    reply 3 && "$KT/kt" wait "$d/daemon.log" "the UI's (filter_regions)" 10 2 > /dev/null
+    exec 4>&-
+    wait "$session"; session_status=$?
+    [ "$session_status" = 0 ] || problem "kt session exited $session_status: $(tr '\n' ' ' < "$d/session.err")"
+    if "$KT/kt" wait "$d/daemon.log" "the config's again" 10 2 > /dev/null; then
+      "$KT/kt" session "$d/t.sock" < /dev/null > "$d/hello-back.txt" 2>&1
+      panel 4 "$KT/block-pinch.events" && go 4 9
+    else
+      problem "the daemon did not bring the config's regions back when the client that set them went (its log: $(grep -c "the config's again" "$d/daemon.log") lines 'the config's again', expected 2)"
+    fi
+    r4=$(ends "$d/libinput.txt") m4=$(withheld)
+    kill "$li" 2>/dev/null; wait "$li" 2>/dev/null
+    "$KT/kt" litouch "$d/libinput.txt" > "$d/touches.txt"
+    li_status=$?
+    downs=$(sed -n 's/^touch [0-9]*: slot=[0-9]* x0=\([0-9.]*\) y0=\([0-9.]*\).*/\1 \2/p' "$d/touches.txt" | tr '\n' ' ')
+    lasts=$(sed -n 's/^touch [0-9]*: .* x1=\([0-9.]*\) y1=\([0-9.]*\) .*/\1 \2/p' "$d/touches.txt" | tr '\n' ' ')
+    ups=$(grep -c ' end=up$' "$d/touches.txt")
+    [ "$r1" = 5 ] || problem "round 1 (block = [\"pinch\"]): libinput saw $r1 touches end (expected 5: the pinch as its first finger alone, the tap's two, the swipe's two)"
+    [ "$((r2 - r1))" = 2 ] || problem "round 2 (filter_regions: block [] on the whole screen): libinput saw $((r2 - r1)) touches of the pinch end (expected 2: both fingers)"
+    [ "$((r3 - r2))" = 1 ] || problem "round 3 (filter_regions null: the config's block again): libinput saw $((r3 - r2)) touches of the pinch end (expected 1: its first finger alone)"
+    [ "$((r4 - r3))" = 1 ] || problem "round 4 (the client that set the regions gone: the config's block again): libinput saw $((r4 - r3)) touches of the pinch end (expected 1: its first finger alone)"
+    [ "$li_status" = 0 ] && grep -q '^touches=9 open=0 errors=0 ' "$d/touches.txt" && [ "$ups" = 9 ] \
+      || problem "kt litouch: $(tail -n 1 "$d/touches.txt"), $ups lifts (expected 9 touches, each lifted, none open, no error)"
+    near "$downs" "45 50 30 30 40 30 30 70 45 70 45 50 55 50 45 50 45 50" 0.5 \
+      || problem "the touches began at '$downs' (expected P1, T1, T2, S1, S2, then P1 P2, P1, P1: 45 50 30 30 40 30 30 70 45 70 45 50 55 50 45 50 45 50, ± 0.5 %)"
+    near "$lasts" "27 50 30 30 40 30 30 40 45 40 27 50 73 50 27 50 27 50" 0.5 \
+      || problem "the touches ended at '$lasts' (expected 27 50 30 30 40 30 30 40 45 40 27 50 73 50 27 50 27 50, ± 0.5 %: P's first finger whole, to its lift)"
+    [ "$m1" = 1 ] && [ "$m4" = 3 ] \
+      || problem "/metrics: transitiond_touches_withheld_total{reason=\"block\"} '$m1' after round 1, '$m4' at the end (expected 1 and 3)"
+    # hello's filter: the config's (no regions), the UI's region, the config's.
+    config_filter='"filter":{"hold":0.08,"block":["pinch"]}'
+    grep -qF "$config_filter" "$d/session.out" \
+      || problem "the session's hello has '$(grep -o '"filter":{.*' "$d/session.out" | head -n 1 | cut -c1-200)' (expected $config_filter)"
+    grep -qF "\"filter\":{\"hold\":0.08,\"block\":[\"pinch\"],\"regions\":[$region]}" "$d/hello-set.txt" \
+      || problem "another client's hello while the region was set has '$(grep -o '"filter":{.*' "$d/hello-set.txt" | cut -c1-200)' (expected \"regions\":[$region] in it)"
+    grep -qF "$config_filter" "$d/hello-back.txt" \
+      || problem "a client's hello once the regions' client had gone has '$(grep -o '"filter":{.*' "$d/hello-back.txt" | cut -c1-200)' (expected $config_filter)"
+    bugs=$(grep -ci 'bug' "$d/libinput.txt")
+    [ "$bugs" = 0 ] || problem "$bugs lines of libinput's about a bug (expected none)"
+  fi
+  if [ -z "$bl_problem" ]; then
+    pass filter-block "libinput $(libinput --version) on the copy $copy of a panel with block = [\"pinch\"]: $(tail -n 1 "$d/touches.txt"), begun at $downs(% of the screen: P's first finger alone to $(sed -n 's/^touch 1: .* x1=\([0-9.]*\) y1=\([0-9.]*\) .*/\1 \2/p' "$d/touches.txt"), T's two, S's two; then with filter_regions block [] P's two; after null P's first; after the client went P's first); touches ended after each round: $r1 $r2 $r3 $r4; withheld for block on /metrics: $m1 after round 1, $m4 at the end; replies: $(grep -c '"type":"ok","cmd":"filter_regions"' "$d/session.out") ok ($(awk -v a="$t_bl" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f", b - a }') s)"
+  else
+    fail filter-block "$bl_problem"
+    show touches "$d/touches.txt" 20; grep -v -E 'TOUCH_(MOTION|FRAME)' "$d/libinput.txt" > "$d/li-short.txt"; show libinput "$d/li-short.txt" 40
+    show libinput-stderr "$d/libinput.err" 10; show session "$d/session.out" 10; show session-stderr "$d/session.err" 5
+    show daemon "$d/daemon.log" 30; show player "$d/player1.log" 5
+  fi
+  kill "$daemon" 2>/dev/null; wait "$daemon" 2>/dev/null
+  exec 3>&- 4>&-
   [ "$socket_was" != active ] || systemctl start transitiond.socket
 fi
 

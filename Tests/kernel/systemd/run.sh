@@ -16,13 +16,15 @@
 # with evdev.ko and uinput.ko; VMLINUX: the kernel (Tests/kernel/run.sh
 # passes its own); CHECKS: `systemd` (the unit's checks), `compositor`
 # (libinput and cage on the filter's copy), `filter-libinput` (libinput on a
-# copy with the [filter] rules), comma-separated (default: all three).
+# copy with the [filter] rules), `filter-block` (libinput on a copy with
+# block = ["pinch"], and the UI's filter_regions), comma-separated (default:
+# all four).
 # Prints `KERNELTEST …` result lines; exits 1 on a failure.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 work="$here/../.work/systemd"
-binary="$1" kdir="$2" vmlinux="$3" checks="${4:-systemd,compositor,filter-libinput}"
+binary="$1" kdir="$2" vmlinux="$3" checks="${4:-systemd,compositor,filter-libinput,filter-block}"
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/transitiond"
 LIMIT=${SYSTEMD_GUEST_LIMIT:-420}
 now() { date +%s.%N; }
@@ -104,6 +106,8 @@ cp "$root/Recordings/back-drag-finish.events" "$tree/usr/local/lib/kt/gesture.ev
 python3 "$here/../make-filter-recording.py" "$tree/usr/local/lib/kt/filter-mix.events"
 python3 "$here/../make-filter-recording.py" --compositor "$tree/usr/local/lib/kt/compositor.events"
 python3 "$here/../make-filter-recording.py" --libinput "$tree/usr/local/lib/kt/libinput.events"
+python3 "$here/../make-filter-recording.py" --block "$tree/usr/local/lib/kt/block.events"
+python3 "$here/../make-filter-recording.py" --block-pinch "$tree/usr/local/lib/kt/block-pinch.events"
 "$binary" replay --fast --json --config "$root/config/kiosk.toml" "$root/Recordings/back-drag-finish.events" \
   > "$tree/usr/local/lib/kt/gesture.ndjson"
 # The docs' blocks marked `systemd`, one script each (examples.py --extract:
