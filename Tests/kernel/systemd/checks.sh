@@ -668,7 +668,8 @@ TOML
     grep -qx "{\"type\":\"ok\",\"cmd\":\"filter_regions\",\"id\":$1}" "$d/session.out" \
       || { problem "filter_regions id $1: the reply was '$(grep "\"id\":$1}" "$d/session.out")' (expected {\"type\":\"ok\",\"cmd\":\"filter_regions\",\"id\":$1}; kt session: $(tr '\n' ' ' < "$d/session.err"))"; return 1; }
   }
-  timeout -k 5 120 transitiond run --device auto --socket "$d/t.sock" --config "$d/config.toml" --metrics 127.0.0.1:9474 > "$d/daemon.out" 2> "$d/daemon.log" &
+  # --verbose: the regions in force are said in a debug line when they change.
+  timeout -k 5 120 transitiond run --verbose --device auto --socket "$d/t.sock" --config "$d/config.toml" --metrics 127.0.0.1:9474 > "$d/daemon.out" 2> "$d/daemon.log" &
   daemon=$!
   if panel 1 "$KT/block.events"; then
     if ! "$KT/kt" wait "$d/daemon.log" 'filter: the touches of' 30 > /dev/null; then
