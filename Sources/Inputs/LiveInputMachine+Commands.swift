@@ -27,7 +27,7 @@ extension LiveInputMachine {
     /// config's back. Said in `hello`/`state`, and in a debug line when
     /// they change (a page may send them often: `--verbose` shows them).
     mutating func setFilterRegions(_ regions: [FilterRegion]?, into out: inout Output) {
-        guard settings.filterHold != nil else { return }
+        guard settings.filterHold != nil, !stopped else { return }
         let before = settings.filterRules.regions
         if let regions {
             if configRegions == nil { configRegions = settings.filterRules.regions }

@@ -112,14 +112,16 @@ extension TouchFilterMachine {
         }
         guard Self.recognise(group, now: current) != nil else { return }
         blockGroup = nil
-        // The oldest finger stays if the copy has it already.
+        // The oldest finger the copy already has stays.
         var first: UInt64? = nil
         for case let touch? in touches where group.ids.contains(touch.id) && touch.id < (first ?? .max) {
-            first = touch.id
+            switch touch.disposition {
+            case .forwarded: first = touch.id
+            case .held, .swallowed, .withheld: continue
+            }
         }
         for slot in touches.indices {
-            guard var touch = touches[slot], group.ids.contains(touch.id) else { continue }
-            if touch.id == first, case .forwarded = touch.disposition { continue }
+            guard var touch = touches[slot], group.ids.contains(touch.id), touch.id != first else { continue }
             switch touch.disposition {
             case .held:
                 break

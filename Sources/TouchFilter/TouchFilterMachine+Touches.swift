@@ -55,7 +55,9 @@ extension TouchFilterMachine {
             notify(.touchWithheld(.block))
             return .blocked
         }
-        guard applied.limitsContacts else { return .admitted(limit: nil) }
+        // A touch down keeps the limit it began under, even once the UI's
+        // regions (`filter_regions`) set none.
+        guard applied.limitsContacts || touches.contains(where: { $0?.limit != nil }) else { return .admitted(limit: nil) }
         let limit = applied.contactLimit(inSlot: slot, of: frame)
         guard makeRoom(under: limit, at: now, into: &output) else {
             notify(.touchWithheld(.maxContacts))

@@ -285,11 +285,11 @@ public struct TouchFilterMachine: Sendable {
     }
 
     /// Replaces the `[[filter.region]]` regions (the UI's `filter_regions`).
-    /// Touches down keep the `max_contacts` they began under; a group of
-    /// fingers takes the regions' `block` as it next forms.
+    /// Touches down keep the `max_contacts` they began under, and a group
+    /// of fingers the `block` list it formed under (and its reference):
+    /// the new regions apply to the touches and groups that come after.
     public mutating func replaceRegions(_ regions: [FilterRegion]) {
         applied.replaceRegions(regions)
-        blockGroup = nil
     }
 
     /// `time`, or the latest time seen if that is later or `time` is not finite.

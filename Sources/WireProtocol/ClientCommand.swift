@@ -94,6 +94,9 @@ public enum CommandLimits {
     public static let velocity: Double = 1000
     /// `exclude`'s `rects`: at most this many per client.
     public static let exclusionRects = 32
+    /// `filter_regions`: names in one region's `block` at most (there are
+    /// five gestures; the server checks which).
+    public static let blockNames = 16
 }
 
 /// An exclusion region of `exclude` and of `hello`'s `exclusions`:

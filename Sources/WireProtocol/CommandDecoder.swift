@@ -199,10 +199,16 @@ extension CommandDecoder {
             var block: [String]? = nil
             if let raw = item["block"], !raw.isNull {
                 guard let list = raw.array else { return .failure(RectsProblem(text: "'regions[\(k)].block' must be an array of gesture names")) }
+                // Bounded before it is read: a long list is no list of gestures,
+                // and a peer's line must not cost the loop more than its length.
+                guard list.count <= CommandLimits.blockNames else {
+                    return .failure(RectsProblem(text: "'regions[\(k)].block' has \(list.count) names; at most \(CommandLimits.blockNames)"))
+                }
                 var names: [String] = []
+                var seen = Set<String>()
                 for entry in list {
                     guard let name = entry.string else { return .failure(RectsProblem(text: "'regions[\(k)].block' must be an array of gesture names")) }
-                    guard !names.contains(name) else { return .failure(RectsProblem(text: "'regions[\(k)].block' names '\(name)' twice")) }
+                    guard seen.insert(name).inserted else { return .failure(RectsProblem(text: "'regions[\(k)].block' names '\(name)' twice")) }
                     names.append(name)
                 }
                 block = names

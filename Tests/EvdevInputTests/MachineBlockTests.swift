@@ -86,6 +86,17 @@ struct MachineBlockTests {
         #expect(s.machine.statistics.touchesWithheldForBlock == 1)
     }
 
+    @Test func afterShutdownTheRegionsChangeNothing() {
+        var s = MachineScript(filterHold: 0.08)
+        s.attach(grabbed: true)
+        s.run { machine, out in machine.setFilterRegions([FilterRegion(x: 0...1, y: 0...1, block: [])], into: &out) }
+        var events: [TransitionEvent] = []
+        s.run { machine, out in machine.shutdown(at: 20, events: &events, into: &out) }
+        // The owner's going brings the config's back: after the stop, nothing to say.
+        s.run { machine, out in machine.setFilterRegions(nil, into: &out) }
+        #expect(s.logged == [])
+    }
+
     @Test func outsideFilterModeTheRegionsChangeNothing() {
         var s = MachineScript()
         s.run { machine, out in machine.setFilterRegions([], into: &out) }

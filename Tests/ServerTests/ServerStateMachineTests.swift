@@ -1173,6 +1173,8 @@ struct FilterRegionsCommandTests {
             (#"[{"x":[0.5,0.2],"y":[0,1]}]"#, "'regions[0]': 'x' and 'y' must each be [low, high], from 0 to 1, low < high"),
             (#"[{"x":[0,1],"y":[0,1],"block":["pinch","pinch"]}]"#, "'regions[0].block' names 'pinch' twice"),
             (#"{"x":[0,1]}"#, "'regions' must be null"),
+            (#"[{"x":[0,1],"y":[0,1],"block":["# + (0..<17).map { "\"g\($0)\"" }.joined(separator: ",") + "]}]",
+             "'regions[0].block' has 17 names; at most 16"),
         ] {
             s.say(a, Self.regions(json, id: 5))
             #expect(!s.last.contains { $0.hasPrefix("filter-regions") }, "\(json)")

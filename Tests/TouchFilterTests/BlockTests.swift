@@ -186,4 +186,38 @@ struct BlockTests {
         #expect(withheld(&h) == 0)
         #expect(h.written == [])
     }
+
+    /// The finger kept is the oldest the copy has: one held (in a start
+    /// area) is older, yet the one already out stays on the copy.
+    @Test func aFingerAlreadyOnTheCopyIsKeptWhenTheOlderOneIsStillHeld() {
+        // The right half blocks nothing: B, landing there, goes out live.
+        var h = FilterHarness(rules: FilterRules(block: [.pinch], regions: [FilterRegion(x: 0.5...1, y: 0...1, block: [])]))
+        h.frame(1.0, Ev.down(slot: 0, id: 10, x: 20, y: 2000), [0: .startArea])
+        h.frame(1.01, Ev.down(slot: 1, id: 11, x: 3000, y: 2000), [0: .startArea, 1: .free])
+        #expect(begun(h) == [.id(0)], "B is out, A held")
+        // Their centroid is in the left half, where pinch is blocked: they pinch.
+        h.frame(1.02, [.slot(0), .x(200), .slot(1), .x(2800)], [0: .startArea, 1: .free])
+        #expect(withheld(&h) == 1, "A only")
+        h.run(until: 1.5)
+        h.frame(1.6, [.slot(0), .id(-1), .slot(1), .id(-1)])
+        h.run(until: 2)
+        #expect(begun(h) == [.id(0)])
+        // B ended only when it lifted, not when the pinch showed.
+        let end = h.written.first { $0.code == Code.ABS_MT_TRACKING_ID && $0.value == -1 }
+        #expect(end?.due == 1.6)
+        #expect(wellFormed(h).problems == [])
+    }
+
+    /// New regions mid-gesture: the group keeps the `block` list it formed
+    /// under and its reference, so the pinch is still recognised in time.
+    @Test func newRegionsMidPinchDoNotRestartItsRecognition() {
+        var h = FilterHarness(rules: FilterRules(block: [.pinch]))
+        h.frame(1.0, Ev.down(slot: 0, id: 10, x: 1500, y: 2000))
+        h.frame(1.01, Ev.down(slot: 1, id: 11, x: 2500, y: 2000))
+        h.frame(1.02, [.slot(0), .x(1440), .slot(1), .x(2560)])
+        h.filter.replaceRegions([FilterRegion(x: 0...0.1, y: 0...0.1, block: [])])
+        h.frame(1.03, [.slot(0), .x(1380), .slot(1), .x(2620)])
+        #expect(withheld(&h) == 1)
+        #expect(begun(h) == [.id(0)])
+    }
 }

@@ -178,4 +178,18 @@ struct ContactLimitTests {
             #expect(most == limit, "limit \(limit)")
         }
     }
+
+    /// The UI's regions (`filter_regions`) replace a region's limit: a
+    /// touch already down keeps the limit it began under, so a second one
+    /// is still withheld while it is down; the touch after it is not.
+    @Test func aTouchDownKeepsItsLimitWhenTheRegionsAreReplaced() {
+        var h = FilterHarness(rules: FilterRules(regions: [FilterRegion(x: 0...1, y: 0...1, maxContacts: 1)]))
+        h.frame(1.0, Ev.down(slot: 0, id: 10, x: 100, y: 100))
+        h.filter.replaceRegions([])
+        #expect(h.frame(1.01, Ev.down(slot: 1, id: 11, x: 300, y: 300)) == [])
+        h.frame(1.02, [.slot(0), .id(-1), .slot(1), .id(-1)])
+        h.frame(1.1, Ev.down(slot: 0, id: 12, x: 100, y: 100))
+        #expect(!h.frame(1.11, Ev.down(slot: 1, id: 13, x: 300, y: 300)).isEmpty, "no limit for the touches after")
+        #expect(h.written.events.filter { $0.code == Code.ABS_MT_TRACKING_ID && $0.value >= 0 }.count == 3)
+    }
 }

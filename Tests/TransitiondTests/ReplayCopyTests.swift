@@ -171,7 +171,7 @@ struct ReplayCopyTests {
     }
 
     /// `block = ["pinch"]` on the project's pinch, which starts slowly (its
-    /// spread changes 0.02 about 110 ms after the second finger lands):
+    /// spread changes 0.02 about 127 ms after the second finger lands):
     /// with the default hold (80 ms) the second finger reaches the copy
     /// when its hold ends and lifts there as the pinch shows; with a hold
     /// of 0.2 s it never does. The first finger goes on unbroken, and
