@@ -131,8 +131,9 @@ def tap(kernel, writer, t0, seconds, x, y):
     writer.frame(round((t0 + seconds) * 1e6), kernel.frame({}))
 
 
-# --libinput: the panel with a contact's width and tool type (the kernel's
-# MT protocol B as syn.Kernel streams it, with these two slot values more).
+# --libinput: the panel with a contact's width and tool type (syn.Kernel
+# streams them as the kernel does, in a driver's order, given per finger as
+# (x, y, {code: value})).
 syn.CODE_NAMES[syn.EV_ABS].update({ABS_MT_TOUCH_MAJOR: "ABS_MT_TOUCH_MAJOR",
                                    ABS_MT_TOOL_TYPE: "ABS_MT_TOOL_TYPE"})
 CONTACT_PANEL = syn.Device(
@@ -144,67 +145,14 @@ CONTACT_PANEL = syn.Device(
     props=syn.PANEL.props, slots=syn.PANEL.slots)
 
 
-class ContactKernel(syn.Kernel):
-    """syn.Kernel for CONTACT_PANEL: `frame` takes {finger: (x, y, major,
-    tool)} and streams the two more values per slot as it does X and Y
-    (repeats dropped, across touches of a slot too)."""
-
-    def __init__(self, device, first_tracking_id=0):
-        super().__init__(device, first_tracking_id)
-        for values in self.slot_values:
-            values.update({ABS_MT_TOUCH_MAJOR: 0, ABS_MT_TOOL_TYPE: MT_TOOL_FINGER})
-
-    def frame(self, touches):
-        out = []
-        lifting = {self.slot_of[f] for f in self.slot_of if f not in touches}
-        for finger in [f for f in self.slot_of if f not in touches]:
-            del self.slot_of[finger]
-            del self.order_of[finger]
-        busy = set(self.slot_of.values()) | lifting
-        new_in_slot = {}
-        for finger in touches:
-            if finger not in self.slot_of:
-                slot = next(s for s in range(self.device.slots) if s not in busy)
-                busy.add(slot)
-                self.slot_of[finger] = slot
-                self.order_of[finger] = self.touches_so_far
-                self.touches_so_far += 1
-                new_in_slot[slot] = finger
-        finger_in = {slot: finger for finger, slot in self.slot_of.items()}
-        for slot in range(self.device.slots):
-            if slot in lifting:
-                self._mt(out, slot, syn.ABS_MT_TRACKING_ID, -1)
-            elif slot in finger_in:
-                if slot in new_in_slot:
-                    self._mt(out, slot, syn.ABS_MT_TRACKING_ID, self.next_tracking_id)
-                    self.next_tracking_id = (self.next_tracking_id + 1) & 0xFFFF
-                x, y, major, tool = touches[finger_in[slot]]
-                self._mt(out, slot, syn.ABS_MT_POSITION_X, x)
-                self._mt(out, slot, syn.ABS_MT_POSITION_Y, y)
-                self._mt(out, slot, ABS_MT_TOUCH_MAJOR, major)
-                self._mt(out, slot, ABS_MT_TOOL_TYPE, tool)
-        count = len(self.slot_of)
-        self._key(out, syn.BTN_TOUCH, int(count > 0))
-        self._key(out, syn.BTN_TOOL_FINGER, int(count == 1))
-        self._key(out, syn.BTN_TOOL_DOUBLETAP, int(count == 2))
-        self._key(out, syn.BTN_TOOL_TRIPLETAP, int(count == 3))
-        if count:
-            oldest = min(self.slot_of, key=lambda f: self.order_of[f])
-            values = self.slot_values[self.slot_of[oldest]]
-            self._abs(out, syn.ABS_X, values[syn.ABS_MT_POSITION_X])
-            self._abs(out, syn.ABS_Y, values[syn.ABS_MT_POSITION_Y])
-        if out:
-            out.append((syn.EV_SYN, syn.SYN_REPORT, 0))
-        return out
-
-
 def contact_scene(kernel, writer):
     """--libinput's touches (the docstring): each finger's (x, y, major,
     tool) frame by frame at HZ, every finger of a frame together."""
-    frames = {}  # frame number -> {finger: (x, y, major, tool)}
+    frames = {}  # frame number -> {finger: (x, y, {ABS_MT_TOUCH_MAJOR: major, ABS_MT_TOOL_TYPE: tool})}
 
     def put(finger, k, x, y, major=FINGER, tool=MT_TOOL_FINGER):
-        frames.setdefault(k, {})[finger] = (round(x * syn.X_MAX), round(y * syn.Y_MAX), major, tool)
+        frames.setdefault(k, {})[finger] = (round(x * syn.X_MAX), round(y * syn.Y_MAX),
+                                            {ABS_MT_TOUCH_MAJOR: major, ABS_MT_TOOL_TYPE: tool})
 
     def still(finger, t0, seconds, x, y):
         for k in range(round(t0 * HZ), round((t0 + seconds) * HZ)):
@@ -275,7 +223,7 @@ def main(argv):
         return 0
     if mode == "--libinput":
         with open(argv[-1], "w", encoding="utf-8", newline="\n") as fp:
-            contact_scene(ContactKernel(CONTACT_PANEL, first_tracking_id=500), syn.EvemuWriter(fp, CONTACT_PANEL))
+            contact_scene(syn.Kernel(CONTACT_PANEL, first_tracking_id=500), syn.EvemuWriter(fp, CONTACT_PANEL))
         return 0
     kernel = syn.Kernel(syn.PANEL, first_tracking_id=500)
     with open(argv[-1], "w", encoding="utf-8", newline="\n") as fp:
