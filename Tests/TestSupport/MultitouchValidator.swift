@@ -1,24 +1,32 @@
 import TouchFilter
 
-/// The evdev codes the validator reads (linux/input-event-codes.h).
-private enum Code {
-    static let EV_SYN: UInt16 = 0x00
-    static let EV_KEY: UInt16 = 0x01
-    static let EV_ABS: UInt16 = 0x03
-    static let SYN_REPORT: UInt16 = 0
-    static let ABS_X: UInt16 = 0x00
-    static let ABS_Y: UInt16 = 0x01
-    static let ABS_PRESSURE: UInt16 = 0x18
-    static let ABS_MT_SLOT: UInt16 = 0x2f
-    static let ABS_MT_TOUCH_MAJOR: UInt16 = 0x30
-    static let ABS_MT_POSITION_X: UInt16 = 0x35
-    static let ABS_MT_POSITION_Y: UInt16 = 0x36
-    static let ABS_MT_TOOL_TYPE: UInt16 = 0x37
-    static let ABS_MT_TRACKING_ID: UInt16 = 0x39
-    static let ABS_MT_PRESSURE: UInt16 = 0x3a
-    static let BTN_TOUCH: UInt16 = 0x14a
-    /// BTN_TOOL_FINGER, DOUBLETAP, TRIPLETAP, QUADTAP, QUINTTAP: for 1…5 touches.
-    static let toolKeys: [UInt16] = [0x145, 0x14d, 0x14e, 0x14f, 0x148]
+/// The evdev codes the tests read and write (linux/input-event-codes.h),
+/// written out here so that the tests do not just repeat the modules' table.
+public enum EvdevTestCode {
+    public static let EV_SYN: UInt16 = 0x00
+    public static let EV_KEY: UInt16 = 0x01
+    public static let EV_ABS: UInt16 = 0x03
+    public static let EV_MSC: UInt16 = 0x04
+    public static let SYN_REPORT: UInt16 = 0
+    public static let SYN_DROPPED: UInt16 = 3
+    public static let ABS_X: UInt16 = 0x00
+    public static let ABS_Y: UInt16 = 0x01
+    public static let ABS_PRESSURE: UInt16 = 0x18
+    public static let ABS_MT_SLOT: UInt16 = 0x2f
+    public static let ABS_MT_TOUCH_MAJOR: UInt16 = 0x30
+    public static let ABS_MT_POSITION_X: UInt16 = 0x35
+    public static let ABS_MT_POSITION_Y: UInt16 = 0x36
+    public static let ABS_MT_TOOL_TYPE: UInt16 = 0x37
+    public static let ABS_MT_TRACKING_ID: UInt16 = 0x39
+    public static let ABS_MT_PRESSURE: UInt16 = 0x3a
+    public static let BTN_TOUCH: UInt16 = 0x14a
+    public static let BTN_TOOL_FINGER: UInt16 = 0x145
+    public static let BTN_TOOL_QUINTTAP: UInt16 = 0x148
+    public static let BTN_TOOL_DOUBLETAP: UInt16 = 0x14d
+    public static let BTN_TOOL_TRIPLETAP: UInt16 = 0x14e
+    public static let BTN_TOOL_QUADTAP: UInt16 = 0x14f
+    /// BTN_TOOL_* by finger count 1…5.
+    public static let toolKeys: [UInt16] = [BTN_TOOL_FINGER, BTN_TOOL_DOUBLETAP, BTN_TOOL_TRIPLETAP, BTN_TOOL_QUADTAP, BTN_TOOL_QUINTTAP]
 }
 
 /// Reads a clone's output and checks it is well-formed multitouch protocol B:
@@ -29,7 +37,7 @@ private enum Code {
 /// its output with it, and `replay --copy`'s read the file it writes.)
 public struct MultitouchValidator {
     /// BTN_TOUCH and BTN_TOOL_FINGER…QUINTTAP, the keys a panel may declare.
-    public static let touchKeys: Set<UInt16> = Set([Code.BTN_TOUCH] + Code.toolKeys)
+    public static let touchKeys: Set<UInt16> = Set([EvdevTestCode.BTN_TOUCH] + EvdevTestCode.toolKeys)
 
     public let slotCount: Int
     /// Declared keys (BTN_TOUCH and BTN_TOOL_*); undeclared ones must not appear.
@@ -81,15 +89,15 @@ public struct MultitouchValidator {
             frameDue = o.due
         }
         switch (o.type, o.code) {
-        case (Code.EV_SYN, Code.SYN_REPORT):
+        case (EvdevTestCode.EV_SYN, EvdevTestCode.SYN_REPORT):
             endFrame()
             return
-        case (Code.EV_SYN, _):
+        case (EvdevTestCode.EV_SYN, _):
             problem("EV_SYN code \(o.code) in the output")
-        case (Code.EV_ABS, Code.ABS_MT_SLOT):
+        case (EvdevTestCode.EV_ABS, EvdevTestCode.ABS_MT_SLOT):
             if o.value < 0 || Int(o.value) >= slotCount { problem("ABS_MT_SLOT \(o.value) out of 0..<\(slotCount)") }
             else { selected = Int(o.value) }
-        case (Code.EV_ABS, Code.ABS_MT_TRACKING_ID):
+        case (EvdevTestCode.EV_ABS, EvdevTestCode.ABS_MT_TRACKING_ID):
             guard let s = selected else { problem("tracking id before any ABS_MT_SLOT"); break }
             if o.value < 0 {
                 if slots[s] < 0 { problem("slot \(s) ends a touch it does not have") }
@@ -104,20 +112,20 @@ public struct MultitouchValidator {
                 order[s] = UInt64(framesRead)
                 touchesBegun += 1
             }
-        case (Code.EV_ABS, Code.ABS_MT_POSITION_X), (Code.EV_ABS, Code.ABS_MT_POSITION_Y),
-             (Code.EV_ABS, Code.ABS_MT_PRESSURE), (Code.EV_ABS, Code.ABS_MT_TOUCH_MAJOR),
-             (Code.EV_ABS, Code.ABS_MT_TOOL_TYPE):
+        case (EvdevTestCode.EV_ABS, EvdevTestCode.ABS_MT_POSITION_X), (EvdevTestCode.EV_ABS, EvdevTestCode.ABS_MT_POSITION_Y),
+             (EvdevTestCode.EV_ABS, EvdevTestCode.ABS_MT_PRESSURE), (EvdevTestCode.EV_ABS, EvdevTestCode.ABS_MT_TOUCH_MAJOR),
+             (EvdevTestCode.EV_ABS, EvdevTestCode.ABS_MT_TOOL_TYPE):
             guard let s = selected else { problem("axis before any ABS_MT_SLOT"); break }
             if slots[s] < 0 { problem("axis 0x\(String(o.code, radix: 16)) changes in empty slot \(s)") }
-            if o.code == Code.ABS_MT_POSITION_X { x[s] = o.value }
-            if o.code == Code.ABS_MT_POSITION_Y { y[s] = o.value }
-        case (Code.EV_ABS, Code.ABS_X):
+            if o.code == EvdevTestCode.ABS_MT_POSITION_X { x[s] = o.value }
+            if o.code == EvdevTestCode.ABS_MT_POSITION_Y { y[s] = o.value }
+        case (EvdevTestCode.EV_ABS, EvdevTestCode.ABS_X):
             absX = o.value
-        case (Code.EV_ABS, Code.ABS_Y):
+        case (EvdevTestCode.EV_ABS, EvdevTestCode.ABS_Y):
             absY = o.value
-        case (Code.EV_ABS, Code.ABS_PRESSURE):
+        case (EvdevTestCode.EV_ABS, EvdevTestCode.ABS_PRESSURE):
             break
-        case (Code.EV_KEY, _):
+        case (EvdevTestCode.EV_KEY, _):
             if !keys.contains(o.code) { problem("key 0x\(String(o.code, radix: 16)) the device does not declare") }
             if keyState[o.code, default: 0] == o.value { problem("key 0x\(String(o.code, radix: 16)) written unchanged (\(o.value))") }
             keyState[o.code] = o.value
@@ -130,10 +138,10 @@ public struct MultitouchValidator {
     private mutating func endFrame() {
         if frameEvents == 0 { problem("an empty frame") }
         let count = activeCount
-        if keys.contains(Code.BTN_TOUCH) && keyState[Code.BTN_TOUCH, default: 0] != (count > 0 ? 1 : 0) {
-            problem("BTN_TOUCH \(keyState[Code.BTN_TOUCH, default: 0]) with \(count) touches")
+        if keys.contains(EvdevTestCode.BTN_TOUCH) && keyState[EvdevTestCode.BTN_TOUCH, default: 0] != (count > 0 ? 1 : 0) {
+            problem("BTN_TOUCH \(keyState[EvdevTestCode.BTN_TOUCH, default: 0]) with \(count) touches")
         }
-        for (i, code) in Code.toolKeys.enumerated() where keys.contains(code) {
+        for (i, code) in EvdevTestCode.toolKeys.enumerated() where keys.contains(code) {
             let expected: Int32 = count == i + 1 ? 1 : 0
             if keyState[code, default: 0] != expected {
                 problem("BTN_TOOL for \(i + 1) is \(keyState[code, default: 0]) with \(count) touches")

@@ -1,34 +1,12 @@
 import Engine
+import TestSupport
 @testable import TouchFilter
 
-// MARK: Codes (written out here, so the tests do not just repeat the module's table)
+// MARK: Codes
 
-enum Code {
-    static let EV_SYN: UInt16 = 0x00
-    static let EV_KEY: UInt16 = 0x01
-    static let EV_ABS: UInt16 = 0x03
-    static let EV_MSC: UInt16 = 0x04
-    static let SYN_REPORT: UInt16 = 0
-    static let SYN_DROPPED: UInt16 = 3
-    static let ABS_X: UInt16 = 0x00
-    static let ABS_Y: UInt16 = 0x01
-    static let ABS_PRESSURE: UInt16 = 0x18
-    static let ABS_MT_SLOT: UInt16 = 0x2f
-    static let ABS_MT_TOUCH_MAJOR: UInt16 = 0x30
-    static let ABS_MT_POSITION_X: UInt16 = 0x35
-    static let ABS_MT_POSITION_Y: UInt16 = 0x36
-    static let ABS_MT_TOOL_TYPE: UInt16 = 0x37
-    static let ABS_MT_TRACKING_ID: UInt16 = 0x39
-    static let ABS_MT_PRESSURE: UInt16 = 0x3a
-    static let BTN_TOUCH: UInt16 = 0x14a
-    static let BTN_TOOL_FINGER: UInt16 = 0x145
-    static let BTN_TOOL_QUINTTAP: UInt16 = 0x148
-    static let BTN_TOOL_DOUBLETAP: UInt16 = 0x14d
-    static let BTN_TOOL_TRIPLETAP: UInt16 = 0x14e
-    static let BTN_TOOL_QUADTAP: UInt16 = 0x14f
-    /// BTN_TOOL_* by finger count 1…5.
-    static let toolKeys: [UInt16] = [BTN_TOOL_FINGER, BTN_TOOL_DOUBLETAP, BTN_TOOL_TRIPLETAP, BTN_TOOL_QUADTAP, BTN_TOOL_QUINTTAP]
-}
+/// The tests' own table of evdev codes (TestSupport's, written out there
+/// so that the tests do not just repeat the module's).
+typealias Code = EvdevTestCode
 
 // MARK: Devices
 
