@@ -31,6 +31,12 @@ wait_for() {
 is_active() { [ "$(systemctl is-active "$1")" = "$2" ]; }
 hellos() { grep -c '"type":"hello"' "$1" 2>/dev/null || echo 0; }
 at_least() { [ "$(hellos "$1")" -ge "$2" ]; }
+# For the checks where libinput reads the filter's copy (filter-libinput,
+# filter-block): ends FILE, libinput's touch ends so far in its
+# debug-events output; touchscreen NODE, udev tags NODE a touchscreen.
+ends() { grep -cE '^[ -]event[0-9]+ +TOUCH_(UP|CANCEL) ' "$1" 2>/dev/null; }
+at_least_ends() { [ "$(ends "$1")" -ge "$2" ]; }
+touchscreen() { udevadm info -q property "$1" 2>/dev/null | grep -qx 'ID_INPUT_TOUCHSCREEN=1'; }
 # more_than FILE PATTERN N: FILE has more than N lines with PATTERN;
 # at_least_lines FILE PATTERN N: at least N.
 more_than() { [ "$(grep -c "$2" "$1" 2>/dev/null)" -gt "$3" ]; }
@@ -494,10 +500,6 @@ name = "back"
 gesture = "edge-pan"
 edge = "left"
 TOML
-  # ends FILE: libinput's touch ends so far.
-  ends() { grep -cE '^[ -]event[0-9]+ +TOUCH_(UP|CANCEL) ' "$1" 2>/dev/null; }
-  at_least_ends() { [ "$(ends "$1")" -ge "$2" ]; }
-  touchscreen() { udevadm info -q property "$1" 2>/dev/null | grep -qx 'ID_INPUT_TOUCHSCREEN=1'; }
   mkfifo "$d/go"
   exec 3<> "$d/go"
   transitiond uinput-replay "$KT/libinput.events" --name "kt libinput panel" --speed 1 --hold-seconds 0.3 --wait-stdin <&3 > "$d/player.log" 2>&1 &
@@ -629,9 +631,6 @@ gesture = "edge-pan"
 edge = "left"
 TOML
   region='{"x":[0,1],"y":[0,1],"block":[]}'
-  ends() { grep -cE '^[ -]event[0-9]+ +TOUCH_(UP|CANCEL) ' "$1" 2>/dev/null; }
-  at_least_ends() { [ "$(ends "$1")" -ge "$2" ]; }
-  touchscreen() { udevadm info -q property "$1" 2>/dev/null | grep -qx 'ID_INPUT_TOUCHSCREEN=1'; }
   # withheld: the daemon's transitiond_touches_withheld_total{reason="block"}.
   withheld() { curl -s --max-time 5 http://127.0.0.1:9474/metrics | sed -n 's/^transitiond_touches_withheld_total{reason="block"} //p'; }
   bl_problem="" li="" player="" session=""
