@@ -135,6 +135,9 @@ public struct TransitionSpec: Sendable, Equatable {
     /// `[input] device` list, or a device name); nil takes any. Its gesture
     /// is recognised only on a source the host named so (`nameSource`).
     public var device: String?
+    /// `snap_points` or `pages` and their keys: where it may rest; nil runs
+    /// from 0 to 1 and back (finish or cancel).
+    public var snap: SnapSettings?
 
     public init(name: String, gesture: GestureKind,
                 activation: Double = 0.02,
@@ -149,7 +152,9 @@ public struct TransitionSpec: Sendable, Equatable {
                 enabled: Bool = true,
                 reportPosition: Bool = false,
                 physical: PhysicalLengths = PhysicalLengths(),
-                device: String? = nil) {
+                device: String? = nil,
+                snap: SnapSettings? = nil) {
+        self.snap = snap
         self.physical = physical
         self.device = device
         self.enabled = enabled

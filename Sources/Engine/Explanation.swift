@@ -92,6 +92,11 @@ public enum DecisionCause: Sendable, Equatable {
     case threshold(progress: Double, finishThreshold: Double)
     /// Not a release (a lost device, a command, shutdown): a cancel, no rule.
     case noRule(EndReason)
+    /// Snap points, released slower than the flick velocity: the point nearest.
+    case nearestPoint(progress: Double, target: Double)
+    /// Snap points, a flick: its projection p* and the point it led to
+    /// (`leftStart`: p* fell short of the next point, which it went on to).
+    case projected(velocity: Double, projected: Double, target: Double, start: Double, leftStart: Bool)
 
     /// "a flick at 1.8/s (flick velocity 1.0)", "progress 0.66 past the
     /// threshold 0.5", "no rule: device-lost".
@@ -103,12 +108,25 @@ public enum DecisionCause: Sendable, Equatable {
             return "progress \(Rejection.round(p)) \(p >= t ? "at or past" : "short of") the threshold \(Rejection.round(t))"
         case .noRule(let reason):
             return "no rule: \(reason.rawValue)"
+        case .nearestPoint(let p, let target):
+            return "progress \(Rejection.round(p)) nearest the point \(Rejection.round(target))"
+        case .projected(let v, let projected, let target, let start, let leftStart):
+            let flick = "a flick at \(Rejection.round(v))/s projected to \(Rejection.round(projected))"
+            if leftStart { return flick + ", past \(Rejection.round(start)): on to \(Rejection.round(target))" }
+            if target == start { return flick + ": back to \(Rejection.round(target))" }
+            return flick + ": nearest \(Rejection.round(target))"
         }
     }
 
     /// The cause of a decision by the rules of design "Engine rules".
-    static func of(progress: Double, velocity: Double, reason: EndReason, spec: TransitionSpec) -> DecisionCause {
+    static func of(progress: Double, velocity: Double, reason: EndReason, ending: Ending,
+                   spec: TransitionSpec) -> DecisionCause {
         guard reason == .released else { return .noRule(reason) }
+        if let snap = spec.snap, let start = ending.start {
+            guard let projected = ending.projected else { return .nearestPoint(progress: progress, target: ending.target) }
+            return .projected(velocity: velocity, projected: projected, target: ending.target,
+                              start: snap.points.points[start], leftStart: ending.leftStart)
+        }
         if abs(velocity) >= spec.flickVelocity { return .flick(velocity: velocity, flickVelocity: spec.flickVelocity) }
         return .threshold(progress: progress, finishThreshold: spec.finishThreshold)
     }

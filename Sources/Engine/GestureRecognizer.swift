@@ -32,6 +32,12 @@ public struct GestureRecognizer: Sendable, Equatable {
     public let activation: Double
     public let distance: Double
     public private(set) var state: State = .waiting
+    /// The gesture begins on travel either way along its axis (a
+    /// bidirectional transition with snap points), not only forward.
+    public var eitherWay = false
+    /// Contacts may touch down anywhere (the edge rule is lifted while a
+    /// bidirectional transition rests away from its first snap point).
+    public var anywhere = false
 
     public init(kind: GestureKind, activation: Double, distance: Double) {
         self.kind = kind
@@ -76,7 +82,7 @@ public struct GestureRecognizer: Sendable, Equatable {
                 state = .blocked
                 return .refused(why: .tooManyContacts(count: count, fingers: n))
             }
-            for c in contacts where !kind.acceptsTouchDown(x: c.downX, y: c.downY) {
+            for c in contacts where !anywhere && !kind.acceptsTouchDown(x: c.downX, y: c.downY) {
                 state = .blocked
                 return .refused(why: kind.touchDownRejection(x: c.downX, y: c.downY) ?? .contactsChanged)
             }
@@ -105,10 +111,11 @@ public struct GestureRecognizer: Sendable, Equatable {
                 return .candidateDropped(why: .contactsChanged)
             }
             let travel = GestureTravel.measure(kind, from: reference, to: current, distance: distance)
-            if travel.inward < activation { return .none }
+            let along = eitherWay ? abs(travel.inward) : travel.inward
+            if along < activation { return .none }
             state = .blocked
-            if travel.sideways > travel.inward {
-                return .candidateDropped(why: .sideways(sideways: travel.sideways, along: travel.inward))
+            if travel.sideways > along {
+                return .candidateDropped(why: .sideways(sideways: travel.sideways, along: along))
             }
             return .begin(ids: ids, reference: reference, travel: travel)
         }

@@ -209,7 +209,7 @@ public struct TransitionEngine: Sendable {
         for i in 0..<liveCount where configuration.transitions[i].enabled && takesNewTouches(i) {
             let spec = configuration.transitions[i]
             if let bound = spec.device, !(sourceNames[source]?.contains(bound) ?? false) { continue }
-            if spec.gesture.acceptsTouchDown(x: x, y: y) { return true }
+            if machines[i].acceptsTouchDown(x: x, y: y) { return true }
         }
         return false
     }
@@ -321,7 +321,7 @@ public struct TransitionEngine: Sendable {
     /// A command for one transition (design "Socket": `run`, `drive`,
     /// `release`, `cancel`), at `time` on the engine's clock.
     public enum Command: Sendable, Equatable {
-        case run(Decision)
+        case run(TransitionMachine.RunGoal)
         case drive(progress: Double)
         case release(velocity: Double?)
         case cancel
@@ -367,7 +367,7 @@ public struct TransitionEngine: Sendable {
         now = t
         let action: TransitionMachine.Action
         switch command {
-        case .run(let decision): action = machines[i].handleRun(to: decision, at: t)
+        case .run(let goal): action = machines[i].handleRun(to: goal, at: t)
         case .drive(let progress): action = machines[i].handleDrive(progress: progress, at: t, fingersDown: fingersDown)
         case .release(let velocity): action = machines[i].handleRelease(velocity: velocity, at: t)
         case .cancel:
@@ -425,7 +425,8 @@ public struct TransitionEngine: Sendable {
         guard i < liveCount, configuration.transitions[i].enabled != enabled else { return }
         configuration.transitions[i].enabled = enabled
         if machines[i].isIdle {
-            machines[i] = TransitionMachine(spec: configuration.transitions[i], frameRate: configuration.frameRate)
+            machines[i] = TransitionMachine(spec: configuration.transitions[i], frameRate: configuration.frameRate,
+                                            resting: machines[i].rest)
             if enabled { machines[i].ignoreFingersDown(fingersDown) }
         }
         trace?("\(configuration.transitions[i].name): \(enabled ? "enabled" : "disabled")")
@@ -445,7 +446,11 @@ public struct TransitionEngine: Sendable {
     @discardableResult
     public mutating func reload(_ newConfiguration: EngineConfiguration) -> [Int?] {
         var specs = newConfiguration.transitions
-        var kept = newConfiguration.transitions.map { TransitionMachine(spec: $0, frameRate: newConfiguration.frameRate) }
+        // A transition whose snap points stay the same rests where it did.
+        var kept = newConfiguration.transitions.map { spec in
+            let old = machines[..<liveCount].first { $0.spec.name == spec.name && $0.spec.snap?.points == spec.snap?.points }
+            return TransitionMachine(spec: spec, frameRate: newConfiguration.frameRate, resting: old?.rest ?? 0)
+        }
         var moved: [Int?] = []
         for (i, machine) in machines.enumerated() {
             if case .idle = machine.state {
@@ -550,6 +555,12 @@ public struct TransitionEngine: Sendable {
         }
     }
 
+    /// Where each current transition with snap points rests (nil for one
+    /// without), by index.
+    public var rests: [Double?] {
+        (0..<liveCount).map { machines[$0].spec.snap == nil ? nil : machines[$0].restProgress }
+    }
+
     /// Every transition in flight, at the engine's current time.
     public func activeSnapshot() -> [Snapshot] {
         var result: [Snapshot] = []
@@ -571,7 +582,7 @@ public struct TransitionEngine: Sendable {
 
     private mutating func emit(_ kind: TransitionEvent.Kind, _ transition: Int, _ time: Double,
                                _ progress: Double, _ velocity: Double, decision: Decision? = nil,
-                               reason: EndReason? = nil, target: Double? = nil,
+                               reason: EndReason? = nil, target: Double? = nil, index: Int? = nil,
                                into events: inout [TransitionEvent]) {
         seq += 1
         var at: ScreenPoint? = nil
@@ -595,7 +606,19 @@ public struct TransitionEngine: Sendable {
         }
         events.append(TransitionEvent(kind: kind, transition: transition, seq: seq, time: time,
                                       progress: progress, velocity: velocity, decision: decision,
-                                      reason: reason, target: target, position: at))
+                                      reason: reason, target: target, position: at, index: index))
+    }
+
+    /// `ended` (with its target and index for snap points), then `finished`
+    /// or `cancelled` at once if there is nothing to animate.
+    private mutating func emitEnded(_ i: Int, _ time: Double, _ p: Double, _ v: Double, _ ending: Ending,
+                                    reason: EndReason, completesNow: Bool, into events: inout [TransitionEvent]) {
+        let snapped = ending.index != nil
+        emit(.ended, i, time, p, v, decision: ending.decision, reason: reason,
+             target: snapped ? ending.target : nil, index: ending.index, into: &events)
+        if completesNow {
+            emit(ending.finishes ? .finished : .cancelled, i, time, ending.target, 0, into: &events)
+        }
     }
 
     private mutating func perform(_ action: TransitionMachine.Action, transition i: Int, time: Double,
@@ -615,32 +638,26 @@ public struct TransitionEngine: Sendable {
             emit(.began, i, time, p, 0, into: &events)
         case .changed(let p, let v):
             emit(.changed, i, time, p, v, into: &events)
-        case .ended(let p, let v, let decision, let reason, let completesNow, let peak):
+        case .ended(let p, let v, let ending, let reason, let completesNow, let peak):
             if explanations != nil {
-                let cause = DecisionCause.of(progress: p, velocity: v, reason: reason, spec: configuration.transitions[i])
-                explanations?.append(.decided(transition: i, time: time, decision: decision, cause: cause,
+                let cause = DecisionCause.of(progress: p, velocity: v, reason: reason, ending: ending,
+                                             spec: configuration.transitions[i])
+                explanations?.append(.decided(transition: i, time: time, decision: ending.decision, cause: cause,
                                               progress: p, velocity: v, peak: peak))
             }
-            trace?("\(configuration.transitions[i].name): ended at \(Self.seconds(time)), \(decision) (\(reason.rawValue)), p \(Rejection.roundedText(p)), v \(Rejection.roundedText(v))")
-            emit(.ended, i, time, p, v, decision: decision, reason: reason, into: &events)
-            if completesNow {
-                emit(decision == .finish ? .finished : .cancelled, i, time, decision.target, 0, into: &events)
-            }
+            trace?("\(configuration.transitions[i].name): ended at \(Self.seconds(time)), \(ending.decision)\(ending.index == nil ? "" : " to \(Rejection.roundedText(ending.target))") (\(reason.rawValue)), p \(Rejection.roundedText(p)), v \(Rejection.roundedText(v))")
+            emitEnded(i, time, p, v, ending, reason: reason, completesNow: completesNow, into: &events)
         case .animating(let p, let v, let target, let completes):
             emit(.animating, i, time, p, v, target: target, into: &events)
-            if let decision = completes {
-                emit(decision == .finish ? .finished : .cancelled, i, time, target, 0, into: &events)
+            if let ending = completes {
+                emit(ending.finishes ? .finished : .cancelled, i, time, target, 0, into: &events)
             }
-        case .ran(let decision, let completesNow):
-            trace?("\(configuration.transitions[i].name): run to \(decision) at \(Self.seconds(time))")
-            emit(.began, i, time, 0, 0, into: &events)
-            emit(.ended, i, time, 0, 0, decision: decision, reason: .command, into: &events)
-            if completesNow {
-                emit(decision == .finish ? .finished : .cancelled, i, time, decision.target, 0, into: &events)
-            }
-        case .abandoned(let p):
-            emit(.ended, i, time, p, 0, decision: .cancel, reason: .shutdown, into: &events)
-            emit(.cancelled, i, time, 0, 0, into: &events)
+        case .ran(let p, let ending, let completesNow):
+            trace?("\(configuration.transitions[i].name): run to \(ending.index.map { "point \($0)" } ?? ending.decision.rawValue) at \(Self.seconds(time))")
+            emit(.began, i, time, p, 0, into: &events)
+            emitEnded(i, time, p, 0, ending, reason: .command, completesNow: completesNow, into: &events)
+        case .abandoned(let p, let ending):
+            emitEnded(i, time, p, 0, ending, reason: .shutdown, completesNow: true, into: &events)
         case .refused(let code, let message):
             trace?("\(configuration.transitions[i].name): refused (\(code)): \(message)")
         case .bug(let what):

@@ -28,8 +28,11 @@ public struct TransitionEvent: Sendable, Equatable {
     public var decision: Decision?
     /// `ended` only.
     public var reason: EndReason?
-    /// `animating` only.
+    /// `animating`; and `ended` of a transition with snap points (the point
+    /// it settles at).
     public var target: Double?
+    /// `ended` of a transition with snap points: its target's index in the list.
+    public var index: Int?
 
     /// `began`/`changed`/`ended` of a transition with `report_position`:
     /// the centroid of its fingers on the screen (0…1 each axis); on
@@ -38,8 +41,9 @@ public struct TransitionEvent: Sendable, Equatable {
 
     public init(kind: Kind, transition: Int, seq: UInt64, time: Double, progress: Double, velocity: Double,
                 decision: Decision? = nil, reason: EndReason? = nil, target: Double? = nil,
-                position: ScreenPoint? = nil) {
+                position: ScreenPoint? = nil, index: Int? = nil) {
         self.position = position
+        self.index = index
         self.kind = kind
         self.transition = transition
         self.seq = seq

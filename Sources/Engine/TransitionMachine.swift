@@ -21,6 +21,10 @@ public struct TransitionMachine: Sendable {
         public var peak: Double = 0
         /// The touchscreen whose contacts drive it.
         public var source: Int = 0
+        /// The snap point the gesture started from, s₀ (0 without snap points).
+        public var start: Int = 0
+        /// The progress its travel may show (0…1 without snap points).
+        public var limits: ProgressLimits = .unit
 
         /// What the machine holds when nothing interacts.
         static let none = Interaction(ids: [], reference: GestureReference(centroidX: 0, centroidY: 0, spread: 0),
@@ -47,16 +51,18 @@ public struct TransitionMachine: Sendable {
         case changed(progress: Double, velocity: Double)
         /// The interaction ended with a decision. If `completesNow`, there is
         /// nothing to animate and `finished`/`cancelled` follows at once.
-        case ended(progress: Double, velocity: Double, decision: Decision, reason: EndReason, completesNow: Bool,
+        case ended(progress: Double, velocity: Double, ending: Ending, reason: EndReason, completesNow: Bool,
                    peak: Double)
         /// One animation frame; `completes` is set on the last one.
-        case animating(progress: Double, velocity: Double, target: Double, completes: Decision?)
-        /// A `run` command started a non-interactive transition from 0: it
-        /// began and ended at once with `decision`.
-        case ran(decision: Decision, completesNow: Bool)
-        /// Shutdown cut the transition short at `progress`: it ends with a
-        /// cancel and is cancelled at once, without an animation.
-        case abandoned(progress: Double)
+        case animating(progress: Double, velocity: Double, target: Double, completes: Ending?)
+        /// A `run` command started a non-interactive transition from
+        /// `progress` (0, or the snap point it rests at): it began and ended
+        /// at once with `ending`.
+        case ran(progress: Double, ending: Ending, completesNow: Bool)
+        /// Shutdown cut the transition short at `progress`: it ends (a
+        /// cancel, or a snap back to where it rests) and settles at once,
+        /// without an animation.
+        case abandoned(progress: Double, ending: Ending)
         /// A command that the current state refuses (`busy`, `not-active`).
         case refused(code: CommandRefusal, message: String)
         /// An input that makes no sense in the current state: a bug, logged.
@@ -76,7 +82,10 @@ public struct TransitionMachine: Sendable {
     private var interaction: Interaction = .none
     /// The animation and its decision while `phase == .animating`.
     private var animation: CompletionAnimation? = nil
-    private var animationDecision: Decision = .cancel
+    private var animationEnding: Ending = .of(.cancel)
+    /// The snap point it rests at (0 without snap points): the one it last
+    /// settled on. A gesture continues from there.
+    public private(set) var rest: Int = 0
 
     /// The state without its data, for cheap checks on every frame.
     public enum Phase: Sendable, Equatable {
@@ -94,7 +103,7 @@ public struct TransitionMachine: Sendable {
             return .interacting(interaction)
         case .animating:
             guard let animation else { return .idle }
-            return .animating(animation, animationDecision)
+            return .animating(animation, animationEnding.decision)
         }
     }
 
@@ -112,20 +121,47 @@ public struct TransitionMachine: Sendable {
         animation = nil
     }
 
-    private mutating func startAnimating(_ new: CompletionAnimation, _ decision: Decision) {
+    private mutating func startAnimating(_ new: CompletionAnimation, _ ending: Ending) {
         phase = .animating
         animation = new
-        animationDecision = decision
+        animationEnding = ending
         interaction = .none
+    }
+
+    /// Settled on `ending`'s target: a snap point becomes where it rests.
+    private mutating func settle(_ ending: Ending) {
+        guard let index = ending.index, index != rest else { return }
+        rest = index
+        let anywhere = startsAnywhere
+        for s in recognizers.indices { recognizers[s].anywhere = anywhere }
+    }
+
+    /// A bidirectional transition resting away from its first point starts
+    /// from a touch-down anywhere (the edge rule applies only at the first).
+    private var startsAnywhere: Bool {
+        (spec.snap?.bidirectional ?? false) && rest != 0
+    }
+
+    /// The progress of the point it rests at (0 without snap points).
+    public var restProgress: Double {
+        spec.snap?.points.points[rest] ?? 0
+    }
+
+    /// Whether a touch-down at (x, y) may start its gesture now.
+    public func acceptsTouchDown(x: Double, y: Double) -> Bool {
+        startsAnywhere || spec.gesture.acceptsTouchDown(x: x, y: y)
     }
 
     /// One recogniser per touchscreen (index = source), made when a
     /// source's first frame arrives: fingers on two panels never combine.
     public private(set) var recognizers: [GestureRecognizer] = []
 
-    public init(spec: TransitionSpec, frameRate: Double) {
+    /// `resting`: the snap point it rests at (kept across a reload that
+    /// keeps its points, and new lengths).
+    public init(spec: TransitionSpec, frameRate: Double, resting: Int = 0) {
         self.spec = spec
         self.frameRate = frameRate
+        if let points = spec.snap?.points.points, points.indices.contains(resting) { rest = resting }
     }
 
     /// The recogniser of `source` (source 0's before any frame).
@@ -134,7 +170,10 @@ public struct TransitionMachine: Sendable {
     }
 
     private func freshRecognizer() -> GestureRecognizer {
-        GestureRecognizer(kind: spec.gesture, activation: spec.activation, distance: spec.distance)
+        var recognizer = GestureRecognizer(kind: spec.gesture, activation: spec.activation, distance: spec.distance)
+        recognizer.eitherWay = spec.snap?.bidirectional ?? false
+        recognizer.anywhere = startsAnywhere
+        return recognizer
     }
 
     /// Makes sure `source` has a recogniser.
@@ -171,7 +210,7 @@ public struct TransitionMachine: Sendable {
     /// idle machine has nothing begun under the old ones.
     mutating func takeLengths(of newSpec: TransitionSpec, frameRate: Double) {
         guard isIdle else { return }
-        self = TransitionMachine(spec: newSpec, frameRate: frameRate)
+        self = TransitionMachine(spec: newSpec, frameRate: frameRate, resting: rest)
     }
 
     /// Fingers already down when it is turned on do not start it: it waits
@@ -221,7 +260,7 @@ public struct TransitionMachine: Sendable {
         if interaction.driven || interaction.source != frame.source { return Action.none }
         guard let current = owned(interaction.ids, in: frame.contacts) else { return nil }
         let travel = GestureTravel.measure(gesture, from: interaction.reference, to: current, distance: distance)
-        let p = clamp01(travel.progress + interaction.offset)
+        let p = interaction.limits.apply(travel.progress + interaction.offset)
         let previous = interaction.progress
         interaction.estimator.add(time: frame.time, progress: p)
         interaction.progress = p
@@ -240,9 +279,10 @@ public struct TransitionMachine: Sendable {
             let frame = animation!.takeFrame()
             let target = animation!.target
             if frame.isLast {
-                let decision = animationDecision
+                let ending = animationEnding
                 becomeIdle()
-                return .animating(progress: frame.progress, velocity: 0, target: target, completes: decision)
+                settle(ending)
+                return .animating(progress: frame.progress, velocity: 0, target: target, completes: ending)
             }
             return .animating(progress: frame.progress, velocity: frame.velocity, target: target, completes: nil)
         }
@@ -256,7 +296,7 @@ public struct TransitionMachine: Sendable {
         case .idle, .animating:
             return .none
         case .interacting:
-            return end(interaction, at: time, velocity: 0, decision: .cancel, reason: reason)
+            return end(interaction, at: time, velocity: 0, ending: backToStart(interaction), reason: reason)
         }
     }
 
@@ -274,7 +314,8 @@ public struct TransitionMachine: Sendable {
             var estimator = VelocityEstimator()
             estimator.add(time: time, progress: p)
             startInteracting(Interaction(ids: [], reference: GestureReference(centroidX: 0, centroidY: 0, spread: 0),
-                                         offset: 0, progress: p, estimator: estimator, driven: true))
+                                         offset: 0, progress: p, estimator: estimator, driven: true,
+                                         start: startPoint(caught: phase == .animating ? animation : nil, at: time)))
             blockOrReset(fingersDown: fingersDown)
             return .began(progress: p, ids: [])
         case .interacting:
@@ -301,21 +342,64 @@ public struct TransitionMachine: Sendable {
                 return .refused(code: .busy, message: "a gesture is driving \(spec.name)")
             }
             let v = velocity ?? interaction.estimator.releaseVelocity(at: time)
-            let decision = Decision.decide(progress: interaction.progress, velocity: v,
-                                           flickVelocity: spec.flickVelocity, finishThreshold: spec.finishThreshold)
-            return end(interaction, at: time, velocity: v, decision: decision, reason: .released)
+            return end(interaction, at: time, velocity: v, ending: decide(interaction, velocity: v), reason: .released)
         }
     }
 
-    /// `run`: a non-interactive transition from 0 to the decision's target.
-    public mutating func handleRun(to decision: Decision, at time: Double) -> Action {
+    /// Where a `run` goes: finish or cancel (for a transition with snap
+    /// points, its last or its first point), or a snap point by index.
+    public enum RunGoal: Sendable, Equatable {
+        case decision(Decision)
+        /// A snap point by its index.
+        case point(Int)
+        /// A snap point by its progress.
+        case progress(Double)
+
+        public static let finish = RunGoal.decision(.finish)
+        public static let cancel = RunGoal.decision(.cancel)
+    }
+
+    /// The index of the snap point a `run` goes to (nil: it has none such).
+    private func point(of goal: RunGoal, in snap: SnapSettings) -> Int? {
+        let points = snap.points.points
+        switch goal {
+        case .decision(.finish): return points.count - 1
+        case .decision(.cancel): return 0
+        case .decision(.snap): return rest
+        case .point(let index): return points.indices.contains(index) ? index : nil
+        case .progress(let p): return points.firstIndex { abs($0 - p) < 1e-9 }
+        }
+    }
+
+    /// `run`: a non-interactive transition from 0 (or the snap point it
+    /// rests at) to the goal.
+    public mutating func handleRun(to goal: RunGoal, at time: Double) -> Action {
         switch phase {
         case .idle:
-            let animation = CompletionAnimation(from: 0, to: decision.target, at: time, velocity: 0,
+            let ending: Ending
+            switch (goal, spec.snap) {
+            case (.decision(let decision), nil):
+                ending = .of(decision)
+            case (.point, nil), (.progress, nil):
+                return .refused(code: .noSuchPoint, message: "\(spec.name) has no snap points (run it to finish or cancel)")
+            case (_, let snap?):
+                guard let index = point(of: goal, in: snap) else {
+                    let points = snap.points.points.map { Rejection.round($0) }.joined(separator: ", ")
+                    return .refused(code: .noSuchPoint, message: "\(spec.name) has no such snap point (its points: \(points), indices from 0)")
+                }
+                ending = .snap(to: index, of: snap.points, start: rest)
+            }
+            let from = restProgress
+            let animation = CompletionAnimation(from: from, to: ending.target, at: time, velocity: 0,
                                                 spec: spec, frameRate: frameRate)
             let completesNow = animation.isEmpty
-            if completesNow { becomeIdle() } else { startAnimating(animation, decision) }
-            return .ran(decision: decision, completesNow: completesNow)
+            if completesNow {
+                becomeIdle()
+                settle(ending)
+            } else {
+                startAnimating(animation, ending)
+            }
+            return .ran(progress: from, ending: ending, completesNow: completesNow)
         case .interacting, .animating:
             return .refused(code: .busy, message: "\(spec.name) is already \(phase.name)")
         }
@@ -328,7 +412,7 @@ public struct TransitionMachine: Sendable {
         case .idle, .animating:
             return .refused(code: .notActive, message: "\(spec.name) is not interactive now (\(phase.name))")
         case .interacting:
-            return end(interaction, at: time, velocity: 0, decision: .cancel, reason: .command)
+            return end(interaction, at: time, velocity: 0, ending: backToStart(interaction), reason: .command)
         }
     }
 
@@ -343,7 +427,7 @@ public struct TransitionMachine: Sendable {
             guard interaction.driven else {
                 return .refused(code: .notActive, message: "a gesture, not a command, is driving \(spec.name)")
             }
-            return end(interaction, at: time, velocity: 0, decision: .cancel, reason: .clientLost)
+            return end(interaction, at: time, velocity: 0, ending: backToStart(interaction), reason: .clientLost)
         }
     }
 
@@ -356,7 +440,7 @@ public struct TransitionMachine: Sendable {
         case .idle, .animating:
             return .refused(code: .notActive, message: "\(spec.name) is not interacting")
         case .interacting:
-            return end(interaction, at: time, velocity: 0, decision: .cancel, reason: .reload)
+            return end(interaction, at: time, velocity: 0, ending: backToStart(interaction), reason: .reload)
         }
     }
 
@@ -368,11 +452,11 @@ public struct TransitionMachine: Sendable {
         case .interacting:
             let progress = interaction.progress
             becomeIdle()
-            return .abandoned(progress: progress)
+            return .abandoned(progress: progress, ending: atRest)
         case .animating:
             let progress = animation?.sample(at: time).progress ?? 0
             becomeIdle()
-            return .abandoned(progress: progress)
+            return .abandoned(progress: progress, ending: atRest)
         }
     }
 
@@ -431,17 +515,17 @@ public struct TransitionMachine: Sendable {
             if wasAnimating && animation == nil {
                 return .passedOver(.notInterruptible)
             }
-            var offset = 0.0
-            var p = clamp01(travel.progress)
-            if let animation {
-                let caught = animation.sample(at: frame.time).progress
-                offset = caught - travel.progress
-                p = clamp01(caught)
-            }
+            // From where it rests, or where the animation it caught was.
+            var offset = restProgress
+            if let animation { offset = animation.sample(at: frame.time).progress - travel.progress }
+            let start = startPoint(caught: animation, at: frame.time)
+            let limits = spec.snap.map { ProgressLimits($0, start: start) } ?? .unit
+            let p = limits.apply(travel.progress + offset)
             var estimator = VelocityEstimator()
             estimator.add(time: frame.time, progress: p)
             startInteracting(Interaction(ids: ids, reference: reference, offset: offset,
-                                         progress: p, estimator: estimator, peak: p, source: frame.source))
+                                         progress: p, estimator: estimator, peak: p, source: frame.source,
+                                         start: start, limits: limits))
             return .began(progress: p, ids: ids)
         }
     }
@@ -449,18 +533,55 @@ public struct TransitionMachine: Sendable {
     /// The fingers of the interaction lifted: the decision rule decides.
     private mutating func release(at time: Double, reason: EndReason) -> Action {
         let v = interaction.estimator.releaseVelocity(at: time)
-        let decision = Decision.decide(progress: interaction.progress, velocity: v,
-                                       flickVelocity: spec.flickVelocity, finishThreshold: spec.finishThreshold)
-        return end(interaction, at: time, velocity: v, decision: decision, reason: reason)
+        return end(interaction, at: time, velocity: v, ending: decide(interaction, velocity: v), reason: reason)
+    }
+
+    /// The decision rule at release: finish or cancel (design "Decision"),
+    /// or, with snap points, their release rule (`SnapPoints.target`).
+    private func decide(_ interaction: Interaction, velocity v: Double) -> Ending {
+        guard let snap = spec.snap else {
+            return .of(Decision.decide(progress: interaction.progress, velocity: v,
+                                       flickVelocity: spec.flickVelocity, finishThreshold: spec.finishThreshold))
+        }
+        let target = snap.points.target(progress: interaction.progress, velocity: v, start: interaction.start,
+                                        flickVelocity: spec.flickVelocity, decelerationRate: snap.decelerationRate,
+                                        longSwipes: snap.longSwipes)
+        return Ending(decision: .snap, target: target.progress, index: target.index, start: interaction.start,
+                      projected: target.projected, leftStart: target.leftStart)
+    }
+
+    /// An end with no rule (a command, a lost device): a cancel, or back to s₀.
+    private func backToStart(_ interaction: Interaction) -> Ending {
+        guard let snap = spec.snap else { return .of(.cancel) }
+        return .snap(to: interaction.start, of: snap.points, start: interaction.start)
+    }
+
+    /// Where it rests, as an ending (shutdown's): a cancel without snap points.
+    private var atRest: Ending {
+        guard let snap = spec.snap else { return .of(.cancel) }
+        return .snap(to: rest, of: snap.points, start: rest)
+    }
+
+    /// s₀ of a gesture: the point it rests at, or, catching an animation,
+    /// the point nearest the progress where it caught it.
+    private func startPoint(caught animation: CompletionAnimation?, at time: Double) -> Int {
+        guard let snap = spec.snap else { return 0 }
+        guard let animation else { return rest }
+        return snap.points.nearest(to: animation.sample(at: time).progress)
     }
 
     private mutating func end(_ interaction: Interaction, at time: Double, velocity: Double,
-                              decision: Decision, reason: EndReason) -> Action {
-        let animation = CompletionAnimation(from: interaction.progress, to: decision.target, at: time,
+                              ending: Ending, reason: EndReason) -> Action {
+        let animation = CompletionAnimation(from: interaction.progress, to: ending.target, at: time,
                                             velocity: velocity, spec: spec, frameRate: frameRate)
         let completesNow = animation.isEmpty
-        if completesNow { becomeIdle() } else { startAnimating(animation, decision) }
-        return .ended(progress: interaction.progress, velocity: velocity, decision: decision,
+        if completesNow {
+            becomeIdle()
+            settle(ending)
+        } else {
+            startAnimating(animation, ending)
+        }
+        return .ended(progress: interaction.progress, velocity: velocity, ending: ending,
                       reason: reason, completesNow: completesNow, peak: max(interaction.peak, interaction.progress))
     }
 }

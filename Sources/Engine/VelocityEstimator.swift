@@ -92,9 +92,9 @@ public struct VelocityEstimator: Sendable, Equatable {
 public enum Decision: String, Sendable, Equatable {
     case finish
     case cancel
-
-    /// The target progress of the completion animation.
-    public var target: Double { self == .finish ? 1 : 0 }
+    /// A transition with snap points settles on one of them (its `Ending`
+    /// says which); settling anywhere, its start included, finishes it.
+    case snap
 
     /// design "Decision": a flick either way wins, else the threshold.
     public static func decide(progress p: Double, velocity v: Double,
@@ -113,6 +113,8 @@ public enum CommandRefusal: String, Sendable, Equatable {
     /// Nothing a command could end is in flight.
     case notActive = "not-active"
     case unknownTransition = "unknown-transition"
+    /// A `run` to a snap point the transition does not have.
+    case noSuchPoint = "no-such-point"
 }
 
 /// Why an interaction ended.

@@ -56,7 +56,7 @@ public struct EventEncoder: Sendable {
         let first = trackSpans[e.transition].lowerBound
         lines.encode(e.kind.wire, transition: e.transition, seq: e.seq, time: e.time, progress: e.progress,
                      velocity: e.velocity, decision: e.decision?.wire, reason: e.reason?.wire, target: e.target,
-                     position: e.position.map { TransitionUpdate.Position(x: $0.x, y: $0.y) }, into: w) { k in
+                     index: e.index, position: e.position.map { TransitionUpdate.Position(x: $0.x, y: $0.y) }, into: w) { k in
             tracks[first + k].value(at: e.progress)
         }
     }
@@ -70,9 +70,10 @@ public struct EventEncoder: Sendable {
     public func hello(type: HelloType = .hello, active: [TransitionEngine.Snapshot], seq: UInt64? = nil,
                       input: [(key: String, value: String)] = [], geometry: ScreenGeometry? = nil,
                       devices: [(source: Int, path: String, name: String)] = [], exclusions: [ScreenRect] = [],
-                      filter: FilterStatus? = nil, id: RequestID? = nil, into w: JSONWriter) {
+                      filter: FilterStatus? = nil, rests: [Double?] = [], id: RequestID? = nil,
+                      into w: JSONWriter) {
         var snapshot = self.snapshot(active: active, seq: seq, input: input, geometry: geometry, devices: devices,
-                                     exclusions: exclusions)
+                                     exclusions: exclusions, rests: rests)
         snapshot.filter = filter
         (type == .hello ? StreamMessage.hello(snapshot) : .state(snapshot, id: id)).encode(into: w)
     }
@@ -83,10 +84,12 @@ public struct EventEncoder: Sendable {
     /// The engine's picture as the wire's snapshot.
     public func snapshot(active: [TransitionEngine.Snapshot], seq: UInt64?, input: [(key: String, value: String)],
                          geometry: ScreenGeometry?, devices: [(source: Int, path: String, name: String)],
-                         exclusions: [ScreenRect] = []) -> StreamSnapshot {
+                         exclusions: [ScreenRect] = [], rests: [Double?] = []) -> StreamSnapshot {
         StreamSnapshot(
             protocolVersion: TransitiondVersion.protocolVersion, version: TransitiondVersion.current,
-            transitions: configuration.transitions.prefix(listed).map(TransitionInfo.init),
+            transitions: configuration.transitions.prefix(listed).enumerated().map { i, spec in
+                TransitionInfo(spec, rest: i < rests.count ? rests[i] : nil)
+            },
             active: active.map { snapshot in
                 let span = trackSpans[snapshot.transition]
                 return ActiveTransition(

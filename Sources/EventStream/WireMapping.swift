@@ -18,7 +18,13 @@ extension TransitionEvent.Kind {
 }
 
 extension Decision {
-    public var wire: TransitionUpdate.Decision { self == .finish ? .finish : .cancel }
+    public var wire: TransitionUpdate.Decision {
+        switch self {
+        case .finish: return .finish
+        case .cancel: return .cancel
+        case .snap: return .snap
+        }
+    }
 }
 
 extension EndReason {
@@ -37,22 +43,41 @@ extension EndReason {
 }
 
 extension TransitionUpdate.Decision {
-    /// The engine's decision (a `run` command's `to`).
-    public var engine: Decision { self == .finish ? .finish : .cancel }
+    /// The engine's decision.
+    public var engine: Decision {
+        switch self {
+        case .finish: return .finish
+        case .cancel: return .cancel
+        case .snap: return .snap
+        }
+    }
+}
+
+extension RunTarget {
+    /// A `run` command's goal, for the engine.
+    public var engine: TransitionMachine.RunGoal {
+        switch self {
+        case .decision(let decision): return .decision(decision.engine)
+        case .point(let progress): return .progress(progress)
+        case .index(let index): return .point(index)
+        }
+    }
 }
 
 extension TransitionInfo {
     /// A configured transition as `hello` lists it: where it comes from, so
     /// that a UI animates from the right side without its own copy of the config.
-    init(_ spec: TransitionSpec) {
+    init(_ spec: TransitionSpec, rest: Double?) {
         var edge: String? = nil, direction: String? = nil
         switch spec.gesture {
         case .edgePan(let e, _, _, _): edge = e.rawValue
         case .swipe(let d, _): direction = d.rawValue
         case .pinch(let d): direction = d.rawValue
         }
+        let points = spec.snap?.points.points
         self.init(name: spec.name, gesture: spec.gesture.name, fingers: spec.gesture.fingers, edge: edge,
-                  direction: direction, enabled: spec.enabled, device: spec.device)
+                  direction: direction, enabled: spec.enabled, device: spec.device, snapPoints: points,
+                  rest: points == nil ? nil : rest ?? points?.first)
     }
 }
 

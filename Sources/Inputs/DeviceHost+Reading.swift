@@ -48,6 +48,7 @@ extension DeviceHost {
     public var liveTransitionCount: Int { machine.engine.liveCount }
     public func streamIndex(of i: Int) -> Int { machine.engine.streamIndex(of: i) }
     public func snapshot() -> [TransitionEngine.Snapshot] { machine.engine.activeSnapshot() }
+    public var rests: [Double?] { machine.engine.rests }
     public var geometry: ScreenGeometry? { machine.geometry }
     public var statusText: String { machine.statusText }
     public var inputStatus: [(key: String, value: String)] { machine.inputStatus }

@@ -52,6 +52,7 @@ public final class ReplayHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
     }
 
     public func snapshot() -> [TransitionEngine.Snapshot] { session.engine.activeSnapshot() }
+    public var rests: [Double?] { session.engine.rests }
 
     public var statistics: HostStatistics {
         var statistics = HostStatistics()

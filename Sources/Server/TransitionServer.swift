@@ -183,7 +183,7 @@ public final class TransitionServer: @unchecked Sendable {
             return
         }
         writer.reset()
-        encoder.hello(active: host.snapshot(), seq: host.lastSeq, input: host.inputStatus, geometry: host.geometry, devices: host.inputDevices, exclusions: machine.exclusionsInForce, filter: host.filterStatus, into: writer)
+        encoder.hello(active: host.snapshot(), seq: host.lastSeq, input: host.inputStatus, geometry: host.geometry, devices: host.inputDevices, exclusions: machine.exclusionsInForce, filter: host.filterStatus, rests: host.rests, into: writer)
         let hello = ReplyLines.buffer(writer)
         // Who it is for the per-peer limit: its uid, else (a WebSocket peer
         // the kernel could not tell) its address. A Unix socket's client
@@ -250,7 +250,7 @@ public final class TransitionServer: @unchecked Sendable {
             host.setFilterRegions(regions)
         case .sendState(let id, let requestID):
             writer.reset()
-            encoder.hello(type: .state, active: host.snapshot(), seq: host.lastSeq, input: host.inputStatus, geometry: host.geometry, devices: host.inputDevices, exclusions: machine.exclusionsInForce, filter: host.filterStatus, id: requestID, into: writer)
+            encoder.hello(type: .state, active: host.snapshot(), seq: host.lastSeq, input: host.inputStatus, geometry: host.geometry, devices: host.inputDevices, exclusions: machine.exclusionsInForce, filter: host.filterStatus, rests: host.rests, id: requestID, into: writer)
             let line = ReplyLines.buffer(writer)
             input { $0.answered(id, command: "state", result: nil, line, into: &$1) }
         case .sendDump(let id, let requestID):
@@ -354,7 +354,7 @@ public final class TransitionServer: @unchecked Sendable {
                 logger.notice("reload: the socket's path and mode take effect at the next start")
             }
             writer.reset()
-            encoder.hello(active: host.snapshot(), seq: host.lastSeq, input: host.inputStatus, geometry: host.geometry, devices: host.inputDevices, exclusions: machine.exclusionsInForce, filter: host.filterStatus, into: writer)
+            encoder.hello(active: host.snapshot(), seq: host.lastSeq, input: host.inputStatus, geometry: host.geometry, devices: host.inputDevices, exclusions: machine.exclusionsInForce, filter: host.filterStatus, rests: host.rests, into: writer)
             // In flight, and no transition of the new config has its name
             // (its events go by its own index): the machine ends them.
             let orphans = (host.liveTransitionCount..<host.configuration.transitions.count).filter { host.streamIndex(of: $0) == $0 }

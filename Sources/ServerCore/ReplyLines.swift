@@ -9,6 +9,7 @@ extension ErrorCode {
         case .busy: self = .busy
         case .notActive: self = .notActive
         case .unknownTransition: self = .unknownTransition
+        case .noSuchPoint: self = .badField
         }
     }
 }

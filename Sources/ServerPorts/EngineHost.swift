@@ -12,6 +12,8 @@ public protocol EngineHost: AnyObject {
     var lastSeq: UInt64 { get }
     /// Every transition in flight now.
     func snapshot() -> [TransitionEngine.Snapshot]
+    /// Where each current transition with snap points rests (`TransitionEngine.rests`).
+    var rests: [Double?] { get }
     /// Where events the host makes before `start` go (what commands start
     /// while a replay waits for its clients). Called once the server listens.
     func prepare(emit: @escaping ([TransitionEvent]) -> Void)
@@ -89,6 +91,7 @@ public struct FlightRecording: Sendable, Equatable {
 
 extension EngineHost {
     public var geometry: ScreenGeometry? { nil }
+    public var rests: [Double?] { [] }
     public func flightRecordings() -> [FlightRecording]? { nil }
     public var statistics: HostStatistics { HostStatistics() }
     public var emittingInputTime: Int64? { nil }

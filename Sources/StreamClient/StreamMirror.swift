@@ -20,6 +20,10 @@ public struct StreamMirror: Sendable, Equatable {
         public var values: [PropertyValue] = []
         /// The animation's target while animating.
         public var target: Double?
+        /// Its snap points (nil without), and the one it rests at: from
+        /// `hello`/`state`, then each `finished`.
+        public var snapPoints: [Double]?
+        public var rest: Double?
         /// The last `ended`'s decision and reason (cleared by `began`).
         public var decision: TransitionUpdate.Decision?
         public var reason: TransitionUpdate.Reason?
@@ -104,7 +108,7 @@ public struct StreamMirror: Sendable, Equatable {
             entry.phase = .animating
             entry.decision = update.decision
             entry.reason = update.reason
-            entry.target = update.decision?.target
+            entry.target = update.target ?? update.decision?.target
         case .animating:
             entry.phase = .animating
             if let target = update.target { entry.target = target }
@@ -112,6 +116,7 @@ public struct StreamMirror: Sendable, Equatable {
             entry.phase = .idle
             entry.target = nil
             entry.finished += 1
+            if entry.snapPoints != nil { entry.rest = update.progress }
         case .cancelled:
             entry.phase = .idle
             entry.target = nil
@@ -140,6 +145,9 @@ public struct StreamMirror: Sendable, Equatable {
             entry.fingers = info.fingers
             entry.edge = info.edge
             entry.direction = info.direction
+            entry.snapPoints = info.snapPoints
+            entry.rest = info.rest
+            if let rest = info.rest { entry.progress = rest }
             return entry
         }
         for active in snapshot.active {
@@ -153,7 +161,9 @@ public struct StreamMirror: Sendable, Equatable {
             entry.progress = active.progress
             entry.values = active.values
             entry.target = active.phase == .animating ? active.target : nil
-            if let target = entry.target { entry.decision = target >= 0.5 ? .finish : .cancel }
+            if let target = entry.target {
+                entry.decision = entry.snapPoints != nil ? .snap : target >= 0.5 ? .finish : .cancel
+            }
             entries[index!] = entry
         }
         lastSeq = snapshot.seq ?? 0
@@ -161,8 +171,8 @@ public struct StreamMirror: Sendable, Equatable {
 
     // MARK: Connection loss
 
-    /// For every transition in flight, a `cancelled` at progress 0 and
-    /// velocity 0, marked synthetic, so nothing downstream stays half-way
+    /// For every transition in flight, a `cancelled` at progress 0 (or the
+    /// snap point it rests at) and velocity 0, marked synthetic, so nothing downstream stays half-way
     /// when the connection drops. Seqs continue from `lastSeq`; `values` are
     /// the transition's resting values when the mirror has seen them (an
     /// event at progress 0), else empty: the client cannot evaluate the
@@ -170,7 +180,8 @@ public struct StreamMirror: Sendable, Equatable {
     public func syntheticCancellations(time: Double) -> [TransitionUpdate] {
         inFlight.enumerated().map { k, entry in
             TransitionUpdate(kind: .cancelled, transition: entry.name, seq: lastSeq + UInt64(k) + 1, time: time,
-                             progress: 0, velocity: 0, values: entry.restingValues ?? [], synthetic: true)
+                             progress: entry.rest ?? 0, velocity: 0,
+                             values: entry.rest == nil || entry.rest == 0 ? entry.restingValues ?? [] : [], synthetic: true)
         }
     }
 }

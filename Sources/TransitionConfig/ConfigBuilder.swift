@@ -180,8 +180,37 @@ enum ConfigBuilder {
             enabled: section[Key.enabled],
             reportPosition: section[Key.reportPosition],
             physical: try physicalLengths(from: section, file: file),
-            device: section[Key.device]
+            device: section[Key.device],
+            snap: try snapSettings(from: section, file: file)
         )
+    }
+
+    /// `snap_points` or `pages`, and the keys that apply only with them.
+    static func snapSettings(from section: ValidatedSection, file: String) throws(ConfigError) -> SnapSettings? {
+        typealias Key = TransitionKeys
+        let points: SnapPoints
+        switch (section[Key.snapPoints], section[Key.pages]) {
+        case (nil, nil):
+            func refuse<Value>(_ key: ConfigKey<Value>) throws(ConfigError) {
+                guard section.gives(key) else { return }
+                throw section.error(at: key, file: file, "applies only with \(Key.snapPoints.name) or \(Key.pages.name)")
+            }
+            try refuse(Key.bidirectional)
+            try refuse(Key.longSwipes)
+            try refuse(Key.decelerationRate)
+            try refuse(Key.overshoot)
+            return nil
+        case (let list?, nil):
+            if let problem = SnapPoints.problem(with: list) { throw section.error(at: Key.snapPoints, file: file, problem) }
+            points = SnapPoints(list)!
+        case (nil, let n?):
+            points = SnapPoints(pages: n)!
+        case (_?, _?):
+            throw section.error(at: Key.pages, file: file,
+                                "give \(Key.snapPoints.name) (line \(section.line(of: Key.snapPoints.name))) or \(Key.pages.name), not both")
+        }
+        return SnapSettings(points: points, bidirectional: section[Key.bidirectional], longSwipes: section[Key.longSwipes],
+                            decelerationRate: section[Key.decelerationRate], overshoot: section[Key.overshoot])
     }
 
     /// The gesture of a `[[transition]]` whose keys up to `edge_margin` are

@@ -64,6 +64,18 @@ enum ConfigRenderer {
             Key.enabled.entry(transition.enabled),
             Key.device.entry(transition.device),
         ]
+        if let snap = transition.snap {
+            // Evenly spaced from 0 to 1: `pages`.
+            let n = snap.points.points.count
+            let paged = SnapPoints(pages: n) == snap.points
+            entries += [
+                paged ? Key.pages.entry(n) : Key.snapPoints.entry(snap.points.points),
+                Key.bidirectional.entry(snap.bidirectional),
+                Key.longSwipes.entry(snap.longSwipes),
+                Key.decelerationRate.entry(snap.decelerationRate),
+                Key.overshoot.entry(snap.overshoot),
+            ]
+        }
         return entries
     }
 

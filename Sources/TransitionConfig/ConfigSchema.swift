@@ -86,6 +86,7 @@ enum TransitionKeys {
         edgeMargin, edgeRange, edgeMarginMM, activation, activationMM, distance, distanceMM,
         finishThreshold, flickVelocity, duration, completionSpeed, completionCurve, dampingRatio, stiffness,
         interruptible, reportPosition, enabled, device,
+        snapPoints, pages, bidirectional, longSwipes, decelerationRate, overshoot,
     ], children: [KeyframeKeys.table])
     /// The name `[[transition.keyframe]]` is nested under.
     static let tableName = "transition"
@@ -153,6 +154,24 @@ enum TransitionKeys {
     static let device = ConfigKey<String?>(
         "device", .string(.deviceReference(maxBytes: 4096)),
         summary: "only on this touchscreen: one of \(InputKeys.table.schema.header) \(InputKeys.device.name)'s paths or links, or its device name")
+
+    // MARK: Snap points (the rest only with snap_points or pages; checked by ConfigBuilder)
+
+    static let snapPoints = ConfigKey<[Double]?>(
+        "snap_points", ValueCodec<Double>.number(.from(0, through: 1)).array,
+        summary: "the progress values it may rest at, ascending, at least two, each 0 to 1 (e.g. [0, 0.5, 1])")
+    static let pages = ConfigKey<Int?>("pages", .integer(2...1000),
+                                       summary: "N evenly spaced snap points 0, 1/(N-1), ..., 1, instead of \(snapPoints.name)")
+    static let bidirectional = ConfigKey<Bool>(
+        "bidirectional", .boolean, default: .value(false),
+        summary: "with snap points: driven either way along its axis; an edge-pan resting away from its first point starts anywhere")
+    static let longSwipes = ConfigKey<Bool>("long_swipes", .boolean, default: .value(false),
+                                            summary: "with snap points: one gesture may pass several points (else one page per gesture)")
+    static let decelerationRate = ConfigKey<Double>(
+        "deceleration_rate", .number(.above(0.5, upTo: 0.9999)), default: .value(SnapPoints.normalDeceleration),
+        summary: "with snap points: how a flick is projected, iOS's rate (0.998 normal, 0.99 fast)")
+    static let overshoot = ConfigKey<Overshoot>("overshoot", .choice(), default: .value(.clamp),
+                                                summary: "with snap points: past the first and last point, clamp | rubber-band")
 }
 
 // MARK: - [[transition.keyframe]]

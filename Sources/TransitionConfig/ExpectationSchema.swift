@@ -7,7 +7,7 @@ import Engine
 /// `ExpectationRenderer` read and write through the same declarations.
 enum ExpectationSchema {
     /// Every decision, for the `decision` key.
-    static let decisions: [Decision] = [.finish, .cancel]
+    static let decisions: [Decision] = [.finish, .cancel, .snap]
     /// Every end reason, for the `reason` key.
     static let reasons: [EndReason] = [.released, .deviceLost, .clientLost, .command, .shutdown, .reload, .palm, .stuck]
 
@@ -15,7 +15,7 @@ enum ExpectationSchema {
     /// this switch fail to compile until it is listed above (never called).
     private static func mustBeListed(_ decision: Decision, _ reason: EndReason) {
         switch decision {
-        case .finish, .cancel: break
+        case .finish, .cancel, .snap: break
         }
         switch reason {
         case .released, .deviceLost, .clientLost, .command, .shutdown, .reload, .palm, .stuck: break

@@ -26,8 +26,17 @@ extension ClientCommand {
             }
         case .run(let transition, let to):
             w.transition(transition)
-            w.raw(",\"to\":")
-            w.string(to.rawValue)
+            switch to {
+            case .decision(let decision):
+                w.raw(",\"to\":")
+                w.string(decision.rawValue)
+            case .point(let progress):
+                w.raw(",\"to\":")
+                w.number(progress)
+            case .index(let index):
+                w.raw(",\"index\":")
+                w.integer(index)
+            }
         case .drive(let transition, let progress):
             w.transition(transition)
             w.raw(",\"progress\":")

@@ -3,7 +3,7 @@ public enum ClientCommand: Sendable, Equatable {
     case subscribe(transitions: [String])
     case ping
     case state
-    case run(transition: String, to: TransitionUpdate.Decision)
+    case run(transition: String, to: RunTarget)
     case drive(transition: String, progress: Double)
     case release(transition: String, velocity: Double?)
     case cancel(transition: String)
@@ -114,4 +114,16 @@ public struct ExclusionRect: Sendable, Equatable, Hashable {
 
     /// The four numbers in the wire's order.
     public var numbers: [Double] { [x0, y0, x1, y1] }
+}
+
+/// Where a `run` takes a transition: finish or cancel (`"to":"finish"`),
+/// or, for one with snap points, a point by its progress (`"to":0.5`) or
+/// its index in the list (`"index":2`).
+public enum RunTarget: Sendable, Equatable {
+    case decision(TransitionUpdate.Decision)
+    case point(Double)
+    case index(Int)
+
+    public static let finish = RunTarget.decision(.finish)
+    public static let cancel = RunTarget.decision(.cancel)
 }

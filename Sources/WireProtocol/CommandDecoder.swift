@@ -71,11 +71,29 @@ public enum CommandDecoder {
             switch needTransition() {
             case .failure(let e): return .failure(e)
             case .success(let t):
-                guard let to = value["to"]?.string else { return fail(.badField, "'to' must be \"finish\" or \"cancel\"") }
-                guard let decision = TransitionUpdate.Decision(rawValue: to) else {
-                    return fail(.badField, "'to' must be \"finish\" or \"cancel\" (got \"\(to)\")")
+                let expected = "'to' must be \"finish\", \"cancel\" or a snap point from 0 to 1, or 'index' a snap point's index"
+                switch (value["to"], value["index"]) {
+                case (let to?, nil):
+                    if let p = to.double {
+                        guard p.isFinite, p >= 0, p <= 1 else { return fail(.badField, expected + " (got \(p))") }
+                        return .success((.run(transition: t, to: .point(p)), id))
+                    }
+                    guard let text = to.string else { return fail(.badField, expected) }
+                    switch TransitionUpdate.Decision(rawValue: text) {
+                    case .finish?: return .success((.run(transition: t, to: .finish), id))
+                    case .cancel?: return .success((.run(transition: t, to: .cancel), id))
+                    case .snap?, nil: return fail(.badField, expected + " (got \"\(text)\")")
+                    }
+                case (nil, let index?):
+                    guard let k = index.double, k >= 0, k <= 1000, k == k.rounded() else {
+                        return fail(.badField, "'index' must be a snap point's index, an integer from 0")
+                    }
+                    return .success((.run(transition: t, to: .index(Int(k))), id))
+                case (nil, nil):
+                    return fail(.badField, expected)
+                case (_?, _?):
+                    return fail(.badField, "give 'to' or 'index', not both")
                 }
-                return .success((.run(transition: t, to: decision), id))
             }
         case "drive":
             switch needTransition() {

@@ -84,6 +84,18 @@ struct Fields {
         return result
     }
 
+    /// An array of numbers; nil when absent.
+    func optionalNumbers(_ field: String) throws(StreamDecodeError) -> [Double]? {
+        guard let value = object[field], !value.isNull else { return nil }
+        guard let items = value.array else { throw bad(field, "an array of numbers") }
+        var numbers: [Double] = []
+        for item in items {
+            guard let n = item.double else { throw bad(field, "an array of numbers") }
+            numbers.append(n)
+        }
+        return numbers
+    }
+
     /// An array field; absent is empty.
     func array(_ field: String) throws(StreamDecodeError) -> [JSONValue] {
         guard let value = object[field], !value.isNull else { return [] }

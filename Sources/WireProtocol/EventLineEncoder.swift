@@ -58,7 +58,7 @@ public struct EventLineEncoder: Sendable {
     /// transition's `k`th track's value at `progress`.
     public func encode(_ kind: TransitionUpdate.Kind, transition: Int, seq: UInt64, time: Double, progress: Double,
                        velocity: Double, decision: TransitionUpdate.Decision?, reason: TransitionUpdate.Reason?,
-                       target: Double?, position: TransitionUpdate.Position?, into w: JSONWriter,
+                       target: Double?, index: Int? = nil, position: TransitionUpdate.Position?, into w: JSONWriter,
                        value: (Int) -> Double) {
         pieces.withUnsafeBufferPointer { pieces in
             w.inPlace(reserving: lineBounds[transition]) { out in
@@ -79,7 +79,11 @@ public struct EventLineEncoder: Sendable {
                 }
                 out.byte(UInt8(ascii: "}"))
                 if let decision {
-                    out.raw(decision == .finish ? ",\"decision\":\"finish\"" : ",\"decision\":\"cancel\"")
+                    switch decision {
+                    case .finish: out.raw(",\"decision\":\"finish\"")
+                    case .cancel: out.raw(",\"decision\":\"cancel\"")
+                    case .snap: out.raw(",\"decision\":\"snap\"")
+                    }
                 }
                 if let reason {
                     out.raw(",\"reason\":\"")
@@ -98,6 +102,10 @@ public struct EventLineEncoder: Sendable {
                 if let target {
                     out.raw(",\"target\":")
                     out.number(target)
+                }
+                if let index {
+                    out.raw(",\"index\":")
+                    out.unsigned(UInt64(max(0, index)))
                 }
                 if let position {
                     out.raw(",\"position\":{\"x\":")

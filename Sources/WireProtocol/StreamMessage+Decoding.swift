@@ -49,7 +49,7 @@ extension Fields {
     func update(_ kind: TransitionUpdate.Kind) throws(StreamDecodeError) -> TransitionUpdate {
         var decision: TransitionUpdate.Decision? = nil
         if let text = try optionalString("decision") {
-            guard let d = TransitionUpdate.Decision(rawValue: text) else { throw bad("decision", "\"finish\" or \"cancel\"") }
+            guard let d = TransitionUpdate.Decision(rawValue: text) else { throw bad("decision", "\"finish\", \"cancel\" or \"snap\"") }
             decision = d
         }
         // A reason added by a newer daemon reads as nil rather than failing the line.
@@ -65,7 +65,7 @@ extension Fields {
             kind: kind, transition: try string("transition"), seq: try seq(),
             time: try number("time"), progress: try number("progress"), velocity: try number("velocity"),
             values: try values(), decision: decision, reason: reason, target: try optionalNumber("target"),
-            position: position, synthetic: try optionalBool("synthetic") ?? false)
+            position: position, synthetic: try optionalBool("synthetic") ?? false, index: try optionalInt("index"))
     }
 
     /// `dump`'s `"recordings":[{"source":0,"path":…,"events":862,"evemu":…}]`.

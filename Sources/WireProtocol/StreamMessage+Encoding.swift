@@ -92,6 +92,10 @@ extension TransitionUpdate {
             w.raw(",\"target\":")
             w.number(target)
         }
+        if let index {
+            w.raw(",\"index\":")
+            w.integer(index)
+        }
         if let position {
             w.raw(",\"position\":{\"x\":")
             w.number(position.x)

@@ -15,7 +15,9 @@ extension Fields {
                                               edge: try inner.optionalString("edge"),
                                               direction: try inner.optionalString("direction"),
                                               enabled: try inner.optionalBool("enabled") ?? true,
-                                              device: try inner.optionalString("device")))
+                                              device: try inner.optionalString("device"),
+                                              snapPoints: try inner.optionalNumbers("snap_points"),
+                                              rest: try inner.optionalNumber("rest")))
         }
         var active: [ActiveTransition] = []
         for (k, item) in try array("active").enumerated() {

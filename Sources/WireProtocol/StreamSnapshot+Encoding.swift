@@ -89,6 +89,18 @@ extension TransitionInfo {
             w.raw(",\"device\":")
             w.string(device)
         }
+        if let snapPoints {
+            w.raw(",\"snap_points\":[")
+            for (k, point) in snapPoints.enumerated() {
+                if k > 0 { w.raw(",") }
+                w.number(point)
+            }
+            w.raw("]")
+        }
+        if let rest {
+            w.raw(",\"rest\":")
+            w.number(rest)
+        }
         w.raw("}")
     }
 }

@@ -54,9 +54,16 @@ public struct TransitionInfo: Sendable, Equatable {
     public var enabled: Bool
     /// The panel it is bound to, with several.
     public var device: String?
+    /// Its snap points (`snap_points`, `pages`), ascending; nil without.
+    public var snapPoints: [Double]?
+    /// The snap point it rests at now; nil without snap points.
+    public var rest: Double?
 
     public init(name: String, gesture: String? = nil, fingers: Int? = nil, edge: String? = nil,
-                direction: String? = nil, enabled: Bool = true, device: String? = nil) {
+                direction: String? = nil, enabled: Bool = true, device: String? = nil,
+                snapPoints: [Double]? = nil, rest: Double? = nil) {
+        self.snapPoints = snapPoints
+        self.rest = rest
         self.name = name
         self.gesture = gesture
         self.fingers = fingers

@@ -13,8 +13,10 @@ public struct TransitionUpdate: Sendable, Equatable {
     public var decision: Decision?
     /// `ended` only. A reason this client does not know reads as nil.
     public var reason: Reason?
-    /// `animating` only.
+    /// `animating`; and `ended` of a transition with snap points (the point it settles at).
     public var target: Double?
+    /// `ended` of a transition with snap points: its target's index in the list.
+    public var index: Int?
     /// The fingers' centroid on the screen, for a transition with
     /// `report_position` that fingers drive.
     public var position: Position?
@@ -24,7 +26,8 @@ public struct TransitionUpdate: Sendable, Equatable {
 
     public init(kind: Kind, transition: String, seq: UInt64, time: Double, progress: Double, velocity: Double,
                 values: [PropertyValue] = [], decision: Decision? = nil, reason: Reason? = nil,
-                target: Double? = nil, position: Position? = nil, synthetic: Bool = false) {
+                target: Double? = nil, position: Position? = nil, synthetic: Bool = false, index: Int? = nil) {
+        self.index = index
         self.kind = kind
         self.transition = transition
         self.seq = seq

@@ -27,9 +27,17 @@ extension TransitionUpdate {
     /// `ended`'s `decision`.
     public enum Decision: String, Sendable, Equatable, CaseIterable {
         case finish, cancel
+        /// A transition with snap points settles on one (the line's `target` and `index`).
+        case snap
 
-        /// The progress the completion animation runs to.
-        public var target: Double { self == .finish ? 1 : 0 }
+        /// The progress the completion animation runs to (a snap's is the line's `target`).
+        public var target: Double? {
+            switch self {
+            case .finish: return 1
+            case .cancel: return 0
+            case .snap: return nil
+            }
+        }
     }
 
     /// `ended`'s `reason`.

@@ -47,8 +47,8 @@ struct ExplanationText {
         case .decided(let i, _, let decision, let cause, _, let velocity, let peak):
             let released: String
             switch cause {
-            case .threshold: released = "released at \(Rejection.roundedText(velocity))/s, "
-            case .flick, .noRule: released = ""
+            case .threshold, .nearestPoint: released = "released at \(Rejection.roundedText(velocity))/s, "
+            case .flick, .noRule, .projected: released = ""
             }
             return "\(name(i)): \(decision.rawValue) by \(cause.text) (\(released)peak \(Rejection.roundedText(peak)))"
         }

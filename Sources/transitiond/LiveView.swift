@@ -25,7 +25,8 @@ struct LiveView {
             let update = TransitionUpdate(kind: e.kind.wire, transition: names[e.transition], seq: e.seq, time: e.time,
                                           progress: e.progress, velocity: e.velocity,
                                           values: encoder.values(e.transition, e.progress),
-                                          decision: e.decision?.wire, reason: e.reason?.wire, target: e.target)
+                                          decision: e.decision?.wire, reason: e.reason?.wire, target: e.target,
+                                          index: e.index)
             mirror.apply(update)
             text += view.show(.event(update), mirror: mirror, path: "")
         }

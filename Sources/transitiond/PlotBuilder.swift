@@ -40,6 +40,8 @@ struct PlotBuilder {
             case .flick: causes[i] = "flick"
             case .threshold: causes[i] = "threshold"
             case .noRule: causes[i] = ""
+            case .nearestPoint: causes[i] = "nearest point"
+            case .projected: causes[i] = "projected flick"
             }
         }
     }

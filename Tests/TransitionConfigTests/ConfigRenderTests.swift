@@ -53,10 +53,16 @@ direction = "left"
 fingers = 4
 activation = 0.1
 distance = 0.7
+snap_points = [0, 0.3, 1]
+bidirectional = true
+long_swipes = true
+deceleration_rate = 0.99
+overshoot = "rubber-band"
 [[transition]]
 name = "c"
 gesture = "pinch"
 direction = "out"
+pages = 4
 [[transition]]
 name = "d"
 gesture = "edge-pan"

@@ -105,7 +105,7 @@ struct ExpectationFileTests {
 
     @Test func badDecisionAndReasonListTheValues() {
         Self.expectError(Self.oneGesture.replacing("\"finish\"", with: "\"finsh\""), line: 6,
-                         key: "recording[1].gesture[1].decision", "must be one of finish, cancel (got \"finsh\")")
+                         key: "recording[1].gesture[1].decision", "must be one of finish, cancel, snap (got \"finsh\")")
         Self.expectError(Self.oneGesture.replacing("\"released\"", with: "\"lifted\""), line: 7,
                          key: "recording[1].gesture[1].reason",
                          "must be one of released, device-lost, client-lost, command, shutdown, reload, palm, stuck (got \"lifted\")")
@@ -151,7 +151,7 @@ struct ExpectationFileTests {
             Issue.record("parsed a bad decision")
         } catch {
             #expect(error.description
-                == "expect.toml:6: key 'recording[1].gesture[1].decision': must be one of finish, cancel (got \"finsh\")")
+                == "expect.toml:6: key 'recording[1].gesture[1].decision': must be one of finish, cancel, snap (got \"finsh\")")
         }
     }
 

@@ -149,7 +149,7 @@ struct VerifyCommandTests {
         """)
         let result = try runTransitiond(Self.arguments(path, config: nil, ["Recordings/back-drag-finish.events"]))
         #expect(result.status == 65)
-        #expect(result.stderr == "transitiond: \(path):7: key 'recording[1].gesture[1].decision': must be one of finish, cancel (got \"finsh\")\n")
+        #expect(result.stderr == "transitiond: \(path):7: key 'recording[1].gesture[1].decision': must be one of finish, cancel, snap (got \"finsh\")\n")
         #expect(result.stdout.isEmpty)
 
         let unknown = try temporaryFile("verify-unknown-key.toml", "tolerence = 0.1\n")

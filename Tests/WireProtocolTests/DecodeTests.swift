@@ -124,7 +124,7 @@ struct DecodeTests {
         #expect(failure(#"{"type":"began","transition":"b","seq":1.5,"time":0,"progress":0,"velocity":0}"#) == .badField(type: "began", field: "seq", expected: "a non-negative integer"))
         #expect(failure(#"{"type":"changed","transition":"b","seq":1,"time":0,"progress":"0.5","velocity":0}"#) == .badField(type: "changed", field: "progress", expected: "a number"))
         #expect(failure(#"{"type":"changed","transition":"b","seq":1,"time":0,"progress":0.5,"velocity":0,"values":{"dim":"x"}}"#) == .badField(type: "changed", field: "values.dim", expected: "a number"))
-        #expect(failure(#"{"type":"ended","transition":"b","seq":1,"time":0,"progress":0.5,"velocity":0,"decision":"maybe"}"#) == .badField(type: "ended", field: "decision", expected: "\"finish\" or \"cancel\""))
+        #expect(failure(#"{"type":"ended","transition":"b","seq":1,"time":0,"progress":0.5,"velocity":0,"decision":"maybe"}"#) == .badField(type: "ended", field: "decision", expected: "\"finish\", \"cancel\" or \"snap\""))
         #expect(failure(#"{"type":"hello","transitions":{}}"#) == .badField(type: "hello", field: "transitions", expected: "an array"))
         #expect(failure(#"{"type":"hello","transitions":[{"gesture":"x"}]}"#) == .badField(type: "hello", field: "transitions[0].name", expected: "a string"))
         #expect(failure(#"{"type":"hello","transitions":[],"active":[{"transition":"b","phase":"idle","progress":0}]}"#) == .badField(type: "hello", field: "active[0].phase", expected: "\"interacting\" or \"animating\""))
