@@ -21,7 +21,7 @@ public enum MetricNames {
         help: "Interactions begun (began events), by transition.")
     public static let transitionsEnded = MetricDeclaration(
         name: "transitiond_transitions_ended_total", kind: .counter,
-        help: "Interactions ended (ended events), by transition, decision (finish, cancel) and reason (released, device-lost, client-lost, command, shutdown, reload, palm, stuck).")
+        help: "Interactions ended (ended events), by transition, decision (finish, cancel, snap) and reason (released, device-lost, client-lost, command, shutdown, reload, palm, stuck).")
     public static let candidatesRejected = MetricDeclaration(
         name: "transitiond_candidates_rejected_total", kind: .counter,
         help: "Touches a transition looked at and did not take, by transition and why (outside-edge, sideways, ...).")

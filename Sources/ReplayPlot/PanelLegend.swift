@@ -10,6 +10,7 @@ enum PanelLegend {
         var animation = false
         var velocity = false
         var threshold = false
+        var snapPoints = false
         var flickBand = false
         var releases = false
         var rejections = false
@@ -22,7 +23,8 @@ enum PanelLegend {
                 }
             }
             velocity = lines.velocityLines.contains { $0.count > 1 }
-            threshold = transition.finishThreshold.isFinite
+            threshold = transition.finishThreshold.isFinite && transition.snapPoints.isEmpty
+            snapPoints = !transition.snapPoints.isEmpty
             flickBand = transition.flickVelocity.isFinite && transition.flickVelocity > 0
             releases = transition.releases.contains { $0.time.isFinite && $0.progress.isFinite }
             rejections = marks > 0
@@ -73,7 +75,17 @@ extension PanelRenderer {
             row.item("finish threshold", into: &svg,
                      swatch: PanelLegend.Row.stroke(PlotStyle.threshold, width: "1.2", dashes: "6 4"))
         }
-        if drawn.releases {
+        if drawn.snapPoints {
+            row.item("snap points", into: &svg,
+                     swatch: PanelLegend.Row.stroke(PlotStyle.threshold, width: "1.2", dashes: "2 3"))
+        }
+        if drawn.releases && drawn.snapPoints {
+            row.item("release, projected flick", into: &svg) { svg, x, y in
+                svg.empty("circle", [W.at("cx", x + 4), W.at("cy", y), ("r", "4"), ("fill", PlotStyle.otherDecision)])
+                svg.empty("circle", [W.at("cx", x + 14), W.at("cy", y), ("r", "3.5"), ("fill", "#ffffff"),
+                                     ("stroke", PlotStyle.otherDecision), ("stroke-width", "1.5")])
+            }
+        } else if drawn.releases {
             // Both colours a release marker takes, so a red one is not read as something else.
             row.item("release: finish, cancel", into: &svg) { svg, x, y in
                 svg.empty("circle", [W.at("cx", x + 4), W.at("cy", y), ("r", "4"), ("fill", PlotStyle.finish)])

@@ -40,6 +40,15 @@ extension PanelRenderer {
                         tooltip: tooltip)
             guard release.progress.isFinite else { continue }
             let y = layout.y(progress: release.progress)
+            if let projected = release.projected, projected.isFinite {
+                // p*: where the flick was projected to, joined to the release.
+                let py = layout.y(progress: projected)
+                svg.empty("line", [("class", "projection"), W.at("x1", x), W.at("y1", y), W.at("x2", x + 10), W.at("y2", py),
+                                   ("stroke", colour), ("stroke-dasharray", "3 2")])
+                svg.element("circle", [("class", "projected"), W.at("cx", x + 10), W.at("cy", py), ("r", "3.5"), ("fill", "#ffffff"),
+                                       ("stroke", colour), ("stroke-width", "1.5")],
+                            tooltip: "projected to " + NumberFormatting.label(projected, maxDecimals: 3))
+            }
             svg.element("circle", [("class", "release"), W.at("cx", x), W.at("cy", y), ("r", "4.5"), ("fill", colour),
                                    ("stroke", "#ffffff"), ("stroke-width", "1.5")],
                         tooltip: tooltip)

@@ -100,6 +100,7 @@ struct PanelRenderer {
     // MARK: - Threshold
 
     private func drawThreshold(into svg: inout SVGWriter, labels: inout LabelPlacer) {
+        if !transition.snapPoints.isEmpty { return drawSnapPoints(into: &svg, labels: &labels) }
         let threshold = transition.finishThreshold
         guard threshold.isFinite else { return }
         let y = layout.y(progress: threshold)
@@ -110,6 +111,21 @@ struct PanelRenderer {
                      LabelSpot(x: layout.plotLeft + 6, baseline: y + 14, alignment: .start)]
         if let spot = labels.place(text, at: spots) {
             PanelRenderer.label(text, at: spot, style: "threshold-label", colour: PlotStyle.threshold, into: &svg)
+        }
+    }
+
+    /// Each snap point as a line across the plot, labelled at the right.
+    private func drawSnapPoints(into svg: inout SVGWriter, labels: inout LabelPlacer) {
+        for point in transition.snapPoints where point.isFinite {
+            let y = layout.y(progress: point)
+            svg.empty("line", [("class", "snap-point"), W.at("x1", layout.plotLeft), W.at("y1", y), W.at("x2", layout.plotRight),
+                               W.at("y2", y), ("stroke", PlotStyle.threshold), ("stroke-width", "1.2"), ("stroke-dasharray", "2 3")])
+            let text = "snap point " + NumberFormatting.label(point, maxDecimals: 3)
+            let spots = [LabelSpot(x: layout.plotRight - 6, baseline: y - 5, alignment: .end),
+                         LabelSpot(x: layout.plotRight - 6, baseline: y + 14, alignment: .end)]
+            if let spot = labels.place(text, at: spots) {
+                PanelRenderer.label(text, at: spot, style: "snap-point-label", colour: PlotStyle.threshold, into: &svg)
+            }
         }
     }
 

@@ -55,6 +55,8 @@ enum PanelWording {
         if release.progress.isFinite { text += ", progress " + NumberFormatting.label(release.progress, maxDecimals: 3) }
         if release.velocity.isFinite { text += ", velocity " + NumberFormatting.label(release.velocity, maxDecimals: 3) + "/s" }
         if !release.reason.isEmpty { text += ", reason " + release.reason }
+        if let projected = release.projected { text += ", projected to " + NumberFormatting.label(projected, maxDecimals: 3) }
+        if let target = release.target { text += ", to " + NumberFormatting.label(target, maxDecimals: 3) }
         return text
     }
 

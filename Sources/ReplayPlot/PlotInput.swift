@@ -14,6 +14,9 @@ public struct PlotTransition: Sendable, Equatable {
     public var releases: [PlotRelease]
     /// Candidates of the gesture that were rejected: when, and a short reason.
     public var rejections: [PlotMarker]
+    /// Its snap points (empty without): drawn instead of the finish threshold,
+    /// which does not decide where it goes.
+    public var snapPoints: [Double] = []
 
     public init(name: String, finishThreshold: Double = 0.5, flickVelocity: Double = 1.0,
                 samples: [PlotSample] = [], releases: [PlotRelease] = [], rejections: [PlotMarker] = []) {
@@ -65,9 +68,16 @@ public struct PlotRelease: Sendable, Equatable {
     public var reason: String
     /// The rule that decided: "flick", "threshold", or "" (a cancel that was not a release).
     public var decidedBy: String
+    /// The snap point it went to (nil without snap points).
+    public var target: Double?
+    /// A flick's projected progress p* (snap points only; nil when it was no flick).
+    public var projected: Double?
 
     public init(time: Double, progress: Double, velocity: Double, decision: String,
-                reason: String = "released", decidedBy: String = "") {
+                reason: String = "released", decidedBy: String = "", target: Double? = nil,
+                projected: Double? = nil) {
+        self.target = target
+        self.projected = projected
         self.time = time
         self.progress = progress
         self.velocity = velocity

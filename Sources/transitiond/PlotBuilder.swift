@@ -11,6 +11,8 @@ struct PlotBuilder {
     private var tracks: [Int: PlotTransition] = [:]
     /// Per transition: what decided its last end (from the explanations).
     private var causes: [Int: String] = [:]
+    /// A snap flick's projection p*, per transition, until its `ended`.
+    private var projections: [Int: Double] = [:]
     /// Why nothing began, in `--explain`'s words, for a plot with no panel.
     private var summary: ExplanationSummary
 
@@ -22,8 +24,13 @@ struct PlotBuilder {
     /// A new track for transition `i`.
     private func make(_ i: Int) -> PlotTransition {
         let spec = i < configuration.transitions.count ? configuration.transitions[i] : nil
-        return PlotTransition(name: spec?.name ?? "transition \(i)", finishThreshold: spec?.finishThreshold ?? 0.5,
-                              flickVelocity: spec?.flickVelocity ?? 1, samples: [], releases: [], rejections: [])
+        // With snap points the threshold decides nothing: the points are drawn instead.
+        let points = spec?.snap?.points.points ?? []
+        var track = PlotTransition(name: spec?.name ?? "transition \(i)",
+                                   finishThreshold: points.isEmpty ? spec?.finishThreshold ?? 0.5 : .nan,
+                                   flickVelocity: spec?.flickVelocity ?? 1, samples: [], releases: [], rejections: [])
+        track.snapPoints = points
+        return track
     }
 
     mutating func add(_ explanation: Explanation) {
@@ -41,7 +48,9 @@ struct PlotBuilder {
             case .threshold: causes[i] = "threshold"
             case .noRule: causes[i] = ""
             case .nearestPoint: causes[i] = "nearest point"
-            case .projected: causes[i] = "projected flick"
+            case .projected(_, let p, _, _, _):
+                causes[i] = "projected flick"
+                projections[i] = p
             }
         }
     }
@@ -58,7 +67,8 @@ struct PlotBuilder {
                                                  phase: .interacting))
             tracks[i]!.releases.append(PlotRelease(time: event.time, progress: event.progress, velocity: event.velocity,
                                                    decision: event.decision?.rawValue ?? "", reason: event.reason?.rawValue ?? "",
-                                                   decidedBy: causes[i] ?? ""))
+                                                   decidedBy: causes[i] ?? "", target: event.index == nil ? nil : event.target,
+                                                   projected: projections.removeValue(forKey: i)))
         case .animating, .finished, .cancelled:
             tracks[i]!.samples.append(PlotSample(time: event.time, progress: event.progress, velocity: event.velocity,
                                                  phase: .animating))

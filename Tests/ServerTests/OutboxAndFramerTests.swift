@@ -147,7 +147,7 @@ struct CommandDecoderTests {
         #expect(try decode(#"{"cmd":"cancel","transition":"back","id":"x"}"#).get() == (.cancel(transition: "back"), .text("x")))
     }
 
-    @Test func errors() {
+    @Test func errors() throws {
         #expect(code("not json") == "bad-json")
         #expect(code("[1,2]") == "bad-json")
         #expect(CommandDecoder.decode([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]).failureCode == "bad-utf8")
@@ -157,6 +157,15 @@ struct CommandDecoderTests {
         #expect(code(#"{"cmd":"drive","transition":"back","progress":"half"}"#) == "bad-field")
         #expect(code(#"{"cmd":"drive","progress":0.5}"#) == "bad-field")
         #expect(code(#"{"cmd":"run","transition":"back","to":"maybe"}"#) == "bad-field")
+        // A snap point: a number from 0 to 1, or an index; never both, never the decision "snap".
+        for line in [#"{"cmd":"run","transition":"c","to":"snap"}"#, #"{"cmd":"run","transition":"c","to":1.5}"#,
+                     #"{"cmd":"run","transition":"c","to":-0.1}"#, #"{"cmd":"run","transition":"c","index":-1}"#,
+                     #"{"cmd":"run","transition":"c","index":1.5}"#, #"{"cmd":"run","transition":"c","index":"2"}"#,
+                     #"{"cmd":"run","transition":"c","to":0.5,"index":1}"#, #"{"cmd":"run","transition":"c"}"#] {
+            #expect(code(line) == "bad-field", "\(line)")
+        }
+        #expect(try decode(#"{"cmd":"run","transition":"c","to":0.5}"#).get().0 == .run(transition: "c", to: .point(0.5)))
+        #expect(try decode(#"{"cmd":"run","transition":"c","index":2}"#).get().0 == .run(transition: "c", to: .index(2)))
         #expect(code(#"{"cmd":"subscribe","transitions":"back"}"#) == "bad-field")
         #expect(code(#"{"cmd":"ping","id":[1]}"#) == "bad-field")
     }

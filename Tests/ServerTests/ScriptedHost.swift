@@ -21,6 +21,8 @@ final class ScriptedHost: EngineHost, @unchecked Sendable {
     func start(emit: @escaping ([TransitionEvent]) -> Void, finished: @escaping () -> Void) { sink = emit }
     func perform(_ command: TransitionEngine.Command, transition: Int,
                  into events: inout [TransitionEvent]) -> TransitionEngine.CommandOutcome { .done }
+    /// Where each transition with snap points rests (`hello`, `state`).
+    var rests: [Double?] = []
     func shutdown(into events: inout [TransitionEvent]) {}
     /// What the server last set (`setExclusions`).
     private(set) var exclusions: [ScreenRect] = []

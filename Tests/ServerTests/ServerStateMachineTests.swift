@@ -372,6 +372,19 @@ struct ServerStateMachineTests {
         #expect(s.request?.command == .drive(progress: 0.5))
     }
 
+    /// `run` to a snap point reaches the engine as one (by index or by
+    /// progress).
+    @Test func runToASnapPointIsPerformedAsOne() {
+        var s = Script(.init(transitions: ["carousel"]))
+        let id = s.connect()
+        s.say(id, "{\"cmd\":\"run\",\"transition\":\"carousel\",\"index\":2}\n")
+        #expect(s.request?.command == .run(.point(2)) && s.request?.transition == 0)
+        s.say(id, "{\"cmd\":\"run\",\"transition\":\"carousel\",\"to\":0.5}\n")
+        #expect(s.request?.command == .run(.progress(0.5)))
+        s.say(id, "{\"cmd\":\"run\",\"transition\":\"carousel\",\"to\":\"finish\"}\n")
+        #expect(s.request?.command == .run(.finish))
+    }
+
     @Test func badLinesGetAnErrorAndTheConnectionStaysTooLongClosesIt() {
         var s = Script(.init(lineLimit: 100, transitions: ["back"]))
         let a = s.connect()

@@ -78,10 +78,11 @@ private final class FillableSocket: ChannelOutboundHandler {
 /// its Unix-socket clients as `EmbeddedChannel`s.
 private struct Rig {
     let loop = EmbeddedEventLoop()
-    let host = ScriptedHost()
+    let host: ScriptedHost
     let server: TransitionServer
 
-    init(maxClients: Int = 16, backlogLimit: Int = 1 << 20) {
+    init(maxClients: Int = 16, backlogLimit: Int = 1 << 20, host: ScriptedHost = ScriptedHost()) {
+        self.host = host
         let options = ServerOptions(socketPath: "/nonexistent/transitiond-test.sock", maxClients: maxClients,
                                     backlogLimit: backlogLimit)
         server = TransitionServer(loop: loop, options: options, host: host, logger: Logger(label: "test"))
@@ -175,6 +176,31 @@ struct WritePathTests {
         }
         #expect(id == 4 && current.filter == status)
         #expect(state.contains(#""ghost_patterns":[{"period":12.9,"x_mm":128,"y_mm":72,"taps":3}]"#))
+    }
+
+    /// Snap points: `hello` and `state` say each transition's points and
+    /// where it rests, read when each is written.
+    @Test func helloAndStateSayWhereATransitionRests() throws {
+        let host = ScriptedHost()
+        host.configuration = EngineConfiguration(frameRate: 60, transitions: [
+            TransitionSpec(name: "carousel", gesture: .swipe(direction: .left, fingers: 1),
+                           snap: SnapSettings(points: SnapPoints(pages: 3)!, bidirectional: true)),
+            TransitionSpec(name: "back", gesture: .edgePan(edge: .left, fingers: 1, edgeMargin: 0.05)),
+        ])
+        host.rests = [0.5, nil]
+        let rig = Rig(host: host)
+        let (channel, _) = try rig.connect()
+        let hello = try #require(try lines(channel).first)
+        #expect(hello.contains(#"{"name":"carousel","gesture":"swipe","fingers":1,"direction":"left","snap_points":[0,0.5,1],"rest":0.5}"#), "\(hello)")
+        #expect(hello.contains(#"{"name":"back","gesture":"edge-pan","fingers":1,"edge":"left"}"#), "\(hello)")
+        rig.host.rests = [1, nil]
+        try channel.writeInbound(ByteBuffer(string: "{\"cmd\":\"state\",\"id\":1}\n"))
+        let state = try #require(try lines(channel).first)
+        guard case .state(let snapshot, _) = try StreamMessage.decode(line: state) else {
+            Issue.record("not a state: \(state)")
+            return
+        }
+        #expect(snapshot.transitions.map(\.rest) == [1, nil] && snapshot.transitions[0].snapPoints == [0, 0.5, 1])
     }
 
     @Test func aFullSocketHoldsTheBatchThenLaterLinesFollowItInOrder() throws {

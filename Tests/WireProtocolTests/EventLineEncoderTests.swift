@@ -29,13 +29,15 @@ struct EventLineEncoderTests {
             let update = TransitionUpdate(
                 kind: TransitionUpdate.Kind.allCases[random.below(6)], transition: Self.transitions[t].name,
                 seq: random.next() >> UInt64(random.below(64)), time: number(), progress: number(), velocity: number(),
-                values: values, decision: maybe(TransitionUpdate.Decision.allCases[random.below(2)]),
+                values: values, decision: maybe(TransitionUpdate.Decision.allCases[random.below(3)]),
                 reason: maybe(TransitionUpdate.Reason.allCases[random.below(6)]), target: maybe(number()),
-                position: maybe(TransitionUpdate.Position(x: number(), y: number())))
+                position: maybe(TransitionUpdate.Position(x: number(), y: number())),
+                index: maybe(random.below(1000)))
             let w = JSONWriter(capacity: 64)
             prepared.encode(update.kind, transition: t, seq: update.seq, time: update.time, progress: update.progress,
                             velocity: update.velocity, decision: update.decision, reason: update.reason,
-                            target: update.target, position: update.position, into: w) { values[$0].value }
+                            target: update.target, index: update.index, position: update.position,
+                            into: w) { values[$0].value }
             #expect(w.bytes == update.encodedLine(), "\(String(decoding: w.bytes, as: UTF8.self))")
         }
     }

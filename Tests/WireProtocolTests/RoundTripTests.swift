@@ -59,6 +59,10 @@ struct RoundTripTests {
                                                         position: .init(x: 0.5, y: 0.25))))
             }
         }
+        messages.append(.event(TransitionUpdate(kind: .ended, transition: "carousel", seq: 9, time: 2.5, progress: 0.31,
+                                                velocity: 1.9, decision: .snap, reason: .released, target: 0.5, index: 1)))
+        messages.append(.hello(StreamSnapshot(transitions: [TransitionInfo(name: "carousel", gesture: "swipe",
+                                                                           snapPoints: [0, 0.25, 1], rest: 0.25)])))
         messages.append(.event(TransitionUpdate(kind: .animating, transition: "b", seq: (UInt64(1) << 53) - 1, time: 1e9,
                                                 progress: 1.02, velocity: 3.7, target: 1)))
         messages.append(.event(TransitionUpdate(kind: .cancelled, transition: "b", seq: 71, time: 13.5, progress: 0,
@@ -77,6 +81,9 @@ struct RoundTripTests {
     static let commands: [ClientCommand] = [
         .subscribe(transitions: []), .subscribe(transitions: ["back", "ho\"me"]), .ping, .state, .reload, .dump,
         .run(transition: "home", to: .finish), .run(transition: "home", to: .cancel),
+        .run(transition: "carousel", to: .point(0.5)), .run(transition: "carousel", to: .point(0)),
+        .run(transition: "carousel", to: .point(1)), .run(transition: "carousel", to: .index(0)),
+        .run(transition: "carousel", to: .index(7)),
         .drive(transition: "back", progress: 0), .drive(transition: "back", progress: 0.4), .drive(transition: "back", progress: 1),
         .release(transition: "back", velocity: nil), .release(transition: "back", velocity: -1000),
         .release(transition: "back", velocity: 2.5), .cancel(transition: "back"),
