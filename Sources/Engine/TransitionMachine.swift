@@ -85,7 +85,7 @@ public struct TransitionMachine: Sendable {
     private var animationEnding: Ending = .of(.cancel)
     /// The snap point it rests at (0 without snap points): the one it last
     /// settled on. A gesture continues from there.
-    public private(set) var rest: Int = 0
+    public internal(set) var rest: Int = 0
 
     /// The state without its data, for cheap checks on every frame.
     public enum Phase: Sendable, Equatable {
@@ -128,33 +128,9 @@ public struct TransitionMachine: Sendable {
         interaction = .none
     }
 
-    /// Settled on `ending`'s target: a snap point becomes where it rests.
-    private mutating func settle(_ ending: Ending) {
-        guard let index = ending.index, index != rest else { return }
-        rest = index
-        let anywhere = startsAnywhere
-        for s in recognizers.indices { recognizers[s].anywhere = anywhere }
-    }
-
-    /// A bidirectional transition resting away from its first point starts
-    /// from a touch-down anywhere (the edge rule applies only at the first).
-    private var startsAnywhere: Bool {
-        (spec.snap?.bidirectional ?? false) && rest != 0
-    }
-
-    /// The progress of the point it rests at (0 without snap points).
-    public var restProgress: Double {
-        spec.snap?.points.points[rest] ?? 0
-    }
-
-    /// Whether a touch-down at (x, y) may start its gesture now.
-    public func acceptsTouchDown(x: Double, y: Double) -> Bool {
-        startsAnywhere || spec.gesture.acceptsTouchDown(x: x, y: y)
-    }
-
     /// One recogniser per touchscreen (index = source), made when a
     /// source's first frame arrives: fingers on two panels never combine.
-    public private(set) var recognizers: [GestureRecognizer] = []
+    public internal(set) var recognizers: [GestureRecognizer] = []
 
     /// `resting`: the snap point it rests at (kept across a reload that
     /// keeps its points, and new lengths).
@@ -359,18 +335,6 @@ public struct TransitionMachine: Sendable {
         public static let cancel = RunGoal.decision(.cancel)
     }
 
-    /// The index of the snap point a `run` goes to (nil: it has none such).
-    private func point(of goal: RunGoal, in snap: SnapSettings) -> Int? {
-        let points = snap.points.points
-        switch goal {
-        case .decision(.finish): return points.count - 1
-        case .decision(.cancel): return 0
-        case .decision(.snap): return rest
-        case .point(let index): return points.indices.contains(index) ? index : nil
-        case .progress(let p): return points.firstIndex { abs($0 - p) < 1e-9 }
-        }
-    }
-
     /// `run`: a non-interactive transition from 0 (or the snap point it
     /// rests at) to the goal.
     public mutating func handleRun(to goal: RunGoal, at time: Double) -> Action {
@@ -534,40 +498,6 @@ public struct TransitionMachine: Sendable {
     private mutating func release(at time: Double, reason: EndReason) -> Action {
         let v = interaction.estimator.releaseVelocity(at: time)
         return end(interaction, at: time, velocity: v, ending: decide(interaction, velocity: v), reason: reason)
-    }
-
-    /// The decision rule at release: finish or cancel (design "Decision"),
-    /// or, with snap points, their release rule (`SnapPoints.target`).
-    private func decide(_ interaction: Interaction, velocity v: Double) -> Ending {
-        guard let snap = spec.snap else {
-            return .of(Decision.decide(progress: interaction.progress, velocity: v,
-                                       flickVelocity: spec.flickVelocity, finishThreshold: spec.finishThreshold))
-        }
-        let target = snap.points.target(progress: interaction.progress, velocity: v, start: interaction.start,
-                                        flickVelocity: spec.flickVelocity, decelerationRate: snap.decelerationRate,
-                                        longSwipes: snap.longSwipes)
-        return Ending(decision: .snap, target: target.progress, index: target.index, start: interaction.start,
-                      projected: target.projected, leftStart: target.leftStart)
-    }
-
-    /// An end with no rule (a command, a lost device): a cancel, or back to s₀.
-    private func backToStart(_ interaction: Interaction) -> Ending {
-        guard let snap = spec.snap else { return .of(.cancel) }
-        return .snap(to: interaction.start, of: snap.points, start: interaction.start)
-    }
-
-    /// Where it rests, as an ending (shutdown's): a cancel without snap points.
-    private var atRest: Ending {
-        guard let snap = spec.snap else { return .of(.cancel) }
-        return .snap(to: rest, of: snap.points, start: rest)
-    }
-
-    /// s₀ of a gesture: the point it rests at, or, catching an animation,
-    /// the point nearest the progress where it caught it.
-    private func startPoint(caught animation: CompletionAnimation?, at time: Double) -> Int {
-        guard let snap = spec.snap else { return 0 }
-        guard let animation else { return rest }
-        return snap.points.nearest(to: animation.sample(at: time).progress)
     }
 
     private mutating func end(_ interaction: Interaction, at time: Double, velocity: Double,

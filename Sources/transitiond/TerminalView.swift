@@ -117,6 +117,10 @@ struct TerminalView {
         if entry.phase == .idle, entry.finished + entry.cancelled > 0 {
             phase += " \(entry.finished)✓ \(entry.cancelled)✗"
         }
+        if entry.phase == .idle, let rest = entry.rest, let points = entry.snapPoints,
+           let k = points.firstIndex(of: rest) {
+            phase += " at rest \(fixed(rest, 2)) (point \(k + 1) of \(points.count))"
+        }
         var name = entry.name
         if name.count > nameLimit { name = String(name.prefix(nameLimit - 1)) + "…" }
         let velocity = min(max(entry.velocity, -99.99), 99.99)
@@ -141,7 +145,12 @@ struct TerminalView {
             case .began:
                 return "\(time)  \(name)  began at \(percent(e.progress))"
             case .ended:
-                let decision = e.decision == .finish ? "\u{1B}[32mfinish\u{1B}[0m" : "\u{1B}[33mcancel\u{1B}[0m"
+                let decision: String
+                switch e.decision {
+                case .finish?: decision = "\u{1B}[32mfinish\u{1B}[0m"
+                case .cancel?, nil: decision = "\u{1B}[33mcancel\u{1B}[0m"
+                case .snap?: decision = "\u{1B}[32msnap\u{1B}[0m to \(e.target.map { fixed($0, 2) } ?? "?")"
+                }
                 let reason = e.reason.map { " (\($0.rawValue))" } ?? ""
                 return "\(time)  \(name)  \(decision)\(reason) at \(percent(e.progress)), velocity \(signed(e.velocity))/s"
             case .finished:

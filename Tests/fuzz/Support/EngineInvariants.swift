@@ -9,7 +9,14 @@ import Engine
 ///   times never go back, never go back either);
 /// - a transition's life is `began` → `changed`* → `ended` → `animating`* →
 ///   `finished` | `cancelled`, a `began` may catch an animation, and shutdown
-///   ends an animation with `ended` (reason `shutdown`) then `cancelled`;
+///   ends an animation with `ended` (reason `shutdown`) then `cancelled`
+///   (`finished` with snap points);
+/// - with snap points: every `ended` is a `snap` to one of the points (its
+///   `target` and `index` agree), a release by their rule from s₀ when the
+///   events tell s₀ (the point it rests at, when it began from rest), an end
+///   with no rule back to s₀; it settles with `finished` exactly on its
+///   target, and rests there; a gesture's progress stays within a page of
+///   s₀ (and within the distance's damping past the ends with a rubber band);
 /// - progress is finite: 0…1 while a gesture or a command drives it; an
 ///   animation stays between where it started and its target (a spring may
 ///   overshoot, by no more than its energy at release allows); `finished` is
@@ -30,6 +37,11 @@ public struct EngineInvariants {
     }
 
     private var phases: [Phase] = []
+    /// Per transition with snap points: the index it rests at, while the
+    /// events tell it (nil after a reload, until it settles again).
+    private var rests: [Int?] = []
+    /// s₀ of the gesture under way, when the events tell it.
+    private var starts: [Int?] = []
     private var lastSeq: UInt64 = 0
     private var lastTime = -Double.infinity
     /// Whether event times must never go back (the input's never do).
@@ -86,6 +98,8 @@ public struct EngineInvariants {
             next.append(phase)
         }
         phases = next
+        rests = []
+        starts = []
     }
 
     /// After the input ended and every animation ran out: nothing half-way.
@@ -133,7 +147,10 @@ public struct EngineInvariants {
         fuzzCheck(e.progress.isFinite && e.velocity.isFinite, "\(e.kind): progress \(e.progress), velocity \(e.velocity)")
         fuzzCheck(specs.indices.contains(e.transition), "\(e.kind) of transition \(e.transition) of \(specs.count)")
         while phases.count <= e.transition { phases.append(.idle) }
+        while rests.count <= e.transition { rests.append(0) }
+        while starts.count <= e.transition { starts.append(nil) }
         let phase = phases[e.transition]
+        let snap = specs[e.transition].snap
         // Only a failure's message spells it out.
         var name: String { "\(e.kind) of \(specs[e.transition].name) (#\(e.seq))" }
         switch e.kind {
@@ -142,18 +159,26 @@ public struct EngineInvariants {
             case .idle, .animating: break
             case .interacting, .abandoning: fuzzCheck(false, "\(name) while \(phase)")
             }
-            fuzzCheck(0...1 ~= e.progress, "\(name) at progress \(e.progress)")
+            fuzzCheck(Self.driven(e.progress, snap: snap, start: nil), "\(name) at progress \(e.progress)")
+            // s₀ is where it rests when it begins from rest (a catch's is the
+            // point nearest where the animation was, which the events do not tell).
+            starts[e.transition] = phase == .idle ? rests[e.transition] : nil
             phases[e.transition] = .interacting
         case .changed:
             fuzzCheck(phase == .interacting, "\(name) while \(phase)")
-            fuzzCheck(0...1 ~= e.progress, "\(name) at progress \(e.progress)")
+            fuzzCheck(Self.driven(e.progress, snap: snap, start: starts[e.transition]), "\(name) at progress \(e.progress)")
         case .ended:
             guard let decision = e.decision, let reason = e.reason else {
                 fuzzCheck(false, "\(name) without a decision and a reason")
                 return
             }
-            phases[e.transition] = ended(e, decision: decision, reason: reason, phase: phase,
-                                         spec: specs[e.transition], name: name)
+            if let snap {
+                phases[e.transition] = snapped(e, decision: decision, reason: reason, phase: phase, snap: snap,
+                                               start: starts[e.transition], spec: specs[e.transition], name: name)
+            } else {
+                phases[e.transition] = ended(e, decision: decision, reason: reason, phase: phase,
+                                             spec: specs[e.transition], name: name)
+            }
         case .animating:
             guard case .animating(let target, let low, let high) = phase else {
                 fuzzCheck(false, "\(name) while \(phase)")
@@ -161,6 +186,21 @@ public struct EngineInvariants {
             }
             fuzzCheck(e.target == target, "\(name) with target \(String(describing: e.target)), decided \(target)")
             fuzzCheck(low...high ~= e.progress, "\(name) at progress \(e.progress), outside \(low)...\(high)")
+        case .finished, .cancelled where snap != nil:
+            fuzzCheck(e.kind == .finished, "\(name): with snap points every end is finished")
+            switch phase {
+            case .animating(let decided, _, _):
+                fuzzCheck(e.progress == decided, "\(name) at \(e.progress), decided \(decided)")
+            case .abandoning:
+                break
+            case .idle, .interacting:
+                fuzzCheck(false, "\(name) while \(phase)")
+            }
+            if let points = snap?.points.points {
+                rests[e.transition] = points.firstIndex(of: e.progress)
+                fuzzCheck(rests[e.transition] != nil, "\(name) at \(e.progress), not a snap point")
+            }
+            phases[e.transition] = .idle
         case .finished, .cancelled:
             let target: Double = e.kind == .finished ? 1 : 0
             switch phase {
@@ -201,6 +241,53 @@ public struct EngineInvariants {
         }
         if reason == .shutdown { return .abandoning }
         return Self.animation(from: e.progress, velocity: e.velocity, to: decision.target, spec: spec)
+    }
+
+    /// Whether a gesture's progress may be `p`: 0…1 without snap points (or
+    /// driven by commands); with them, within a page of s₀ (any point with
+    /// long swipes), damped by less than the distance past the ends.
+    static func driven(_ p: Double, snap: SnapSettings?, start: Int?) -> Bool {
+        if 0...1 ~= p { return true }
+        guard let snap, snap.overshoot == .rubberBand else { return false }
+        let points = snap.points.points
+        return (points[0] - 1)...(points[points.count - 1] + 1) ~= p
+    }
+
+    /// Checks a snap point's `ended` and returns the phase it leads to.
+    private func snapped(_ e: TransitionEvent, decision: Decision, reason: EndReason, phase: Phase, snap: SnapSettings,
+                         start: Int?, spec: TransitionSpec, name: @autoclosure () -> String) -> Phase {
+        let points = snap.points.points
+        fuzzCheck(decision == .snap, "\(name()): \(decision) with snap points")
+        guard let index = e.index, points.indices.contains(index), e.target == points[index] else {
+            fuzzCheck(false, "\(name()): target \(String(describing: e.target)), index \(String(describing: e.index)) of \(points)")
+            return .idle
+        }
+        switch phase {
+        case .interacting:
+            fuzzCheck(Self.driven(e.progress, snap: snap, start: start), "\(name()) at progress \(e.progress)")
+            if let start {
+                switch reason {
+                case .released:
+                    let bounds = snap.points.bounds(from: start, longSwipes: snap.longSwipes)
+                    fuzzCheck(bounds ~= index, "\(name()): point \(index), a gesture from \(start) reaches \(bounds)")
+                    let rule = snap.points.target(progress: e.progress, velocity: e.velocity, start: start,
+                                                  flickVelocity: spec.flickVelocity, decelerationRate: snap.decelerationRate,
+                                                  longSwipes: snap.longSwipes)
+                    fuzzCheck(rule.index == index, "\(name()): point \(index) at p \(e.progress), v \(e.velocity) from \(start); the rule says \(rule.index)")
+                case .deviceLost, .clientLost, .reload, .palm, .stuck:
+                    fuzzCheck(index == start, "\(name()) (\(reason.rawValue)) to \(index), not back to s₀ \(start)")
+                case .shutdown, .command:
+                    break   // `cancel` goes back, `run` anywhere
+                }
+            }
+        case .animating(_, let low, let high):
+            fuzzCheck(reason == .shutdown, "\(name()) (\(reason.rawValue)) while animating")
+            fuzzCheck(low...high ~= e.progress, "\(name()) at progress \(e.progress), outside \(low)...\(high)")
+        case .idle, .abandoning:
+            fuzzCheck(false, "\(name()) while \(phase)")
+        }
+        if reason == .shutdown { return .abandoning }
+        return Self.animation(from: e.progress, velocity: e.velocity, to: points[index], spec: spec)
     }
 
     /// Where an animation from `p0` may go: between `p0` and the target

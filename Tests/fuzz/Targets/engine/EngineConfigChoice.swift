@@ -61,7 +61,18 @@ enum EngineConfigChoice {
             keyframes: keyframes,
             enabled: input.below(4) != 1,
             reportPosition: input.bool(),
-            device: input.below(4) == 1 ? "panel-b" : nil)
+            device: input.below(4) == 1 ? "panel-b" : nil,
+            snap: snap(&input))
+    }
+
+    /// Snap points one time in three, with every key's extremes.
+    static func snap(_ input: inout FuzzBytes) -> SnapSettings? {
+        guard input.below(3) == 0 else { return nil }
+        let points = input.pick([SnapPoints(pages: 3)!, SnapPoints(pages: 2)!, SnapPoints([0, 0.5, 1])!,
+                                 SnapPoints([0.2, 0.9])!, SnapPoints([0, 1e-9, 1])!, SnapPoints(pages: 11)!])
+        return SnapSettings(points: points, bidirectional: input.bool(), longSwipes: input.bool(),
+                            decelerationRate: input.pick([0.998, 0.99, 0.5001, 0.9999]),
+                            overshoot: input.pick(Overshoot.allCases))
     }
 
     /// The same transitions with other lengths, as a panel's millimetres

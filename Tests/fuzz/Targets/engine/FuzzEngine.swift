@@ -95,7 +95,7 @@ struct EngineRun {
         switch input.below(6) {
         case 0: command = .drive(progress: min(1, input.pick([0.5, 0, 1, -0.0, 0.49, 0.51]) + input.unit() / 100))
         case 1: command = .release(velocity: input.pick([nil, 0, 1, -1, 1000, -1000, 0.9999]))
-        case 2: command = .run(input.pick([.finish, .cancel]))
+        case 2: command = .run(input.pick([.finish, .cancel, .point(input.below(12)), .progress(input.pick([0.5, 1, 0.3, 1e-9]))]))
         case 3: command = .cancel
         case 4: command = .setEnabled(input.bool())
         default: command = .driverLost
