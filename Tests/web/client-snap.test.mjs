@@ -170,8 +170,10 @@ test('run encodes finish/cancel, a point and {index}; anything else is refused b
 
 test('a real daemon: run {index} pages the carousel, ended says snap/target/index, rest survives a reconnect', async (t) => {
   const config = path.join(ROOT, 'Recordings/snap/carousel.toml');
-  // A recording that leaves the carousel alone; --hold keeps serving after it.
-  const daemon = await startDaemon({ config, recordings: ['back-drag-finish.events'], waitClients: 0, hold: true });
+  // A recording that leaves the carousel alone (three fingers, not one; a
+  // one-finger drag right would pull it past its first page, rubber-banded);
+  // --hold keeps serving after it.
+  const daemon = await startDaemon({ config, recordings: ['swipe-up-3-fingers.events'], waitClients: 0, hold: true });
   const client = new TransitiondClient(daemon.url, { reconnect: false });
   t.after(() => { client.close(); return daemon.kill(); });
   const hello = await within(10, client.connect().once('hello'), 'hello');
