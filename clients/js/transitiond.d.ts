@@ -5,7 +5,10 @@ export declare const PROTOCOL: 1;
 
 export type Phase = 'idle' | 'interacting' | 'animating';
 export type EventType = 'began' | 'changed' | 'ended' | 'animating' | 'finished' | 'cancelled';
-export type Decision = 'finish' | 'cancel';
+/** `snap`: a transition with snap points, ending at `target` (its `index`th point). */
+export type Decision = 'finish' | 'cancel' | 'snap';
+/** What `run` animates to: finish or cancel; with snap points, a point (0…1) or its index. */
+export type RunTarget = 'finish' | 'cancel' | number | { index: number };
 export type Reason = 'released' | 'device-lost' | 'client-lost' | 'command' | 'shutdown' | 'reload' | 'palm' | 'stuck';
 
 /** One configured transition, as `hello` lists it. */
@@ -19,6 +22,10 @@ export interface TransitionInfo {
   direction?: 'left' | 'right' | 'up' | 'down' | 'in' | 'out';
   /** false while the UI has turned its gesture off (`enable`); absent when on. */
   enabled?: boolean;
+  /** Its snap points (`snap_points`, or `pages = N`), ascending in 0…1; absent without. */
+  snap_points?: number[];
+  /** With snap points: the point it rests at now (0 at start). */
+  rest?: number;
 }
 
 export interface ActiveTransition {
@@ -91,8 +98,10 @@ export interface TransitionEvent {
   decision?: Decision;
   /** `ended` only. */
   reason?: Reason;
-  /** `animating` only: 1 or 0. */
+  /** `animating`: 1 or 0, or a snap point; `ended` of a transition with snap points: the snap point. */
   target?: number;
+  /** `ended` of a transition with snap points: the target's index in `snap_points`, from 0. */
+  index?: number;
   /** `began`/`changed`/`ended` of a transition with `report_position`: the fingers' centroid on the screen (0…1). */
   position?: { x: number; y: number };
   /** True on the `cancelled` the client makes when the connection drops. */
@@ -117,7 +126,8 @@ export type Command =
   | { cmd: 'ping'; id?: number | string }
   | { cmd: 'state'; id?: number | string }
   | { cmd: 'subscribe'; transitions?: string[]; id?: number | string }
-  | { cmd: 'run'; transition: string; to: Decision; id?: number | string }
+  | { cmd: 'run'; transition: string; to: 'finish' | 'cancel' | number; id?: number | string }
+  | { cmd: 'run'; transition: string; index: number; id?: number | string }
   | { cmd: 'drive'; transition: string; progress: number; id?: number | string }
   | { cmd: 'release'; transition: string; velocity?: number; id?: number | string }
   | { cmd: 'cancel'; transition: string; id?: number | string }
@@ -149,8 +159,16 @@ export interface TransitionState {
   /** Times this client saw it finish / cancel (kept across hellos). */
   finished: number;
   cancelled: number;
-  /** The values last seen at progress 0. */
+  /** The values last seen at progress 0 (with snap points: at `rest`). */
   restingValues?: Record<string, number>;
+  /** Only for a transition with snap points: its points (from `hello`/`state`). */
+  snapPoints?: number[];
+  /** Only with snap points: the point it rests at (from `hello`/`state`, then each `finished`). */
+  rest?: number;
+  /** Only with snap points: the index of `rest` in `snapPoints`. */
+  restIndex?: number;
+  /** Only with snap points: the index of `target` while animating (from `ended`'s `index`). */
+  targetIndex?: number;
 }
 
 export interface Frame {
@@ -242,6 +260,8 @@ export declare class TransitiondClient extends EventTarget {
   close(code?: number, reason?: string): void;
   nextDelay(): number;
   send(command: Command): Promise<Reply>;
+  /** `{cmd: 'run', transition, to}` (or `index` for `{index: k}`); a TypeError rejection for anything else. */
+  run(transition: string, to?: RunTarget, options?: { id?: number | string }): Promise<Reply>;
   on<K extends keyof ClientEventMap>(type: K, handler: (detail: ClientEventMap[K]) => void): () => void;
   once<K extends keyof ClientEventMap>(
     type: K,

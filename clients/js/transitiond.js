@@ -77,7 +77,26 @@ function freshEntry(name) {
 
 function publicState(entry) {
   const { samples, ...rest } = entry;
-  return { ...rest, values: { ...entry.values } };
+  const state = { ...rest, values: { ...entry.values } };
+  if (entry.snapPoints) {
+    state.snapPoints = [...entry.snapPoints];
+    if (entry.rest !== undefined) state.restIndex = nearestIndex(entry.snapPoints, entry.rest);
+  }
+  return state;
+}
+
+/** The index of the snap point nearest `p` (a tie goes to the lower one). */
+function nearestIndex(points, p) {
+  let best = 0;
+  for (let k = 1; k < points.length; k += 1) {
+    if (Math.abs(points[k] - p) < Math.abs(points[best] - p)) best = k;
+  }
+  return best;
+}
+
+/** Where a transition rests: its `rest` with snap points, else 0. */
+function restOf(entry) {
+  return entry.snapPoints && entry.rest !== undefined ? entry.rest : 0;
 }
 
 function lerp(a, b, f) {
@@ -328,6 +347,15 @@ export class TransitiondClient extends EventTarget {
       entry.fingers = info.fingers;
       entry.edge = info.edge;
       entry.direction = info.direction;
+      // A transition with snap points rests where the snapshot says (the
+      // values seen at its old rest are kept only if it rests there still).
+      if (Array.isArray(info.snap_points)) {
+        entry.snapPoints = [...info.snap_points];
+        entry.rest = typeof info.rest === 'number' ? info.rest : 0;
+        entry.progress = entry.rest;
+      }
+      const old = previous.get(info.name);
+      if (old && restOf(old) !== restOf(entry)) entry.restingValues = undefined;
       this._entries.set(info.name, entry);
     }
     for (const name of this.options.transitions || []) {
@@ -340,7 +368,14 @@ export class TransitiondClient extends EventTarget {
       entry.progress = active.progress;
       entry.values = { ...(active.values || {}) };
       entry.target = active.phase === 'animating' ? active.target : undefined;
-      if (entry.target !== undefined) entry.decision = entry.target >= 0.5 ? 'finish' : 'cancel';
+      if (entry.target !== undefined) {
+        if (entry.snapPoints) {
+          entry.decision = 'snap';
+          entry.targetIndex = nearestIndex(entry.snapPoints, entry.target);
+        } else {
+          entry.decision = entry.target >= 0.5 ? 'finish' : 'cancel';
+        }
+      }
     }
     if (typeof snapshot.seq === 'number') this.lastSeq = snapshot.seq;
   }
@@ -361,13 +396,11 @@ export class TransitiondClient extends EventTarget {
     entry.time = event.time;
     entry.seq = event.seq;
     entry.synthetic = !!event.synthetic;
-    if (event.progress === 0 && event.values && Object.keys(event.values).length) {
-      entry.restingValues = { ...event.values };
-    }
     switch (event.type) {
       case 'began':
         entry.phase = 'interacting';
         entry.decision = entry.reason = entry.target = undefined;
+        if (entry.snapPoints) entry.targetIndex = undefined;
         entry.samples = [];
         break;
       case 'changed':
@@ -377,7 +410,12 @@ export class TransitiondClient extends EventTarget {
         entry.phase = 'animating';
         entry.decision = event.decision;
         entry.reason = event.reason;
-        entry.target = event.decision === 'finish' ? 1 : event.decision === 'cancel' ? 0 : undefined;
+        if (typeof event.target === 'number') entry.target = event.target;
+        else entry.target = event.decision === 'finish' ? 1 : event.decision === 'cancel' ? 0 : undefined;
+        if (entry.snapPoints) {
+          entry.targetIndex = typeof event.index === 'number' ? event.index
+            : entry.target !== undefined ? nearestIndex(entry.snapPoints, entry.target) : undefined;
+        }
         break;
       case 'animating':
         entry.phase = 'animating';
@@ -387,6 +425,11 @@ export class TransitiondClient extends EventTarget {
         entry.phase = 'idle';
         entry.target = undefined;
         entry.finished += 1;
+        // With snap points, settling (on any point) is `finished` there.
+        if (entry.snapPoints) {
+          entry.rest = event.progress;
+          entry.targetIndex = undefined;
+        }
         break;
       case 'cancelled':
         entry.phase = 'idle';
@@ -395,6 +438,9 @@ export class TransitiondClient extends EventTarget {
         break;
       default:
         break;
+    }
+    if (event.progress === restOf(entry) && event.values && Object.keys(event.values).length) {
+      entry.restingValues = { ...event.values };
     }
     if (typeof event.time === 'number' && !event.synthetic) {
       const samples = entry.samples;
@@ -410,7 +456,10 @@ export class TransitiondClient extends EventTarget {
     }
   }
 
-  /** A `cancelled` (synthetic, progress 0) for everything in flight. */
+  /**
+   * A `cancelled` (synthetic, progress 0 — or the point it rests at, with
+   * snap points) for everything in flight.
+   */
   _cancelInFlight() {
     let k = 0;
     for (const entry of [...this._entries.values()]) {
@@ -421,7 +470,7 @@ export class TransitiondClient extends EventTarget {
         transition: entry.name,
         seq: this.lastSeq + 1,
         time: this.lastTime,
-        progress: 0,
+        progress: restOf(entry),
         velocity: 0,
         values: { ...(entry.restingValues || {}) },
         synthetic: true,
@@ -461,6 +510,28 @@ export class TransitiondClient extends EventTarget {
         reject(error);
       }
     });
+  }
+
+  /**
+   * `run`: animates `transition` without a gesture. `to` is `'finish'` or
+   * `'cancel'`; for a transition with snap points, a snap point (a number
+   * from 0 to 1) or `{index: k}` (its k-th point, from 0) — a UI's
+   * "next"/"previous" button. Sent as `{cmd: 'run', transition, to}` or
+   * `{cmd: 'run', transition, index}`; resolves with the `ok` reply as
+   * `send` does (a `CommandError` for the daemon's `bad-field`, e.g. a
+   * point that is not one of its snap points).
+   */
+  run(transition, to = 'finish', { id } = {}) {
+    let where;
+    if (to === 'finish' || to === 'cancel' || (typeof to === 'number' && Number.isFinite(to))) {
+      where = { to };
+    } else if (to && typeof to === 'object' && Number.isInteger(to.index) && to.index >= 0) {
+      where = { index: to.index };
+    } else {
+      return Promise.reject(new TypeError(
+        `run: 'to' must be 'finish', 'cancel', a snap point (a number) or {index: k} (got ${JSON.stringify(to)})`));
+    }
+    return this.send({ cmd: 'run', transition, ...where, ...(id === undefined ? {} : { id }) });
   }
 
   // -- events -----------------------------------------------------------------
@@ -552,6 +623,11 @@ export class TransitiondClient extends EventTarget {
       if (entry.phase === 'animating' && entry.target !== undefined) {
         const lo = Math.min(last.progress, entry.target);
         const hi = Math.max(last.progress, entry.target);
+        progress = Math.min(hi, Math.max(lo, progress));
+      } else if (entry.snapPoints) {
+        // A rubber band may carry it past the first or last point.
+        const lo = Math.min(entry.snapPoints[0], last.progress);
+        const hi = Math.max(entry.snapPoints[entry.snapPoints.length - 1], last.progress);
         progress = Math.min(hi, Math.max(lo, progress));
       } else {
         progress = Math.min(1, Math.max(0, progress));
