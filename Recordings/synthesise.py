@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Deterministic synthetic touchscreen recordings for transitiond.
 
-    python3 Recordings/synthesise.py           rewrite every Recordings/*.events
-                                               and Recordings/filter/*.events
+    python3 Recordings/synthesise.py           rewrite every Recordings/*.events,
+                                               Recordings/filter/*.events and
+                                               Recordings/snap/*.events
     python3 Recordings/synthesise.py --check   re-read them and print what the
                                                engine rules make of each one
     python3 Recordings/synthesise.py --verify  regenerate in a scratch folder and
@@ -30,7 +31,10 @@ uses its own random.Random(seed) streams, so every run writes identical bytes.
 
 The recordings of the `[filter]` rules, in Recordings/filter/, are described
 and checked in filter_recordings.py; some are on a variant of the panel that
-also declares ABS_MT_TOOL_TYPE and ABS_MT_TOUCH_MAJOR.
+also declares ABS_MT_TOOL_TYPE and ABS_MT_TOUCH_MAJOR. The recordings of
+the snap points (a carousel that pages, a drawer with a half-open stop), in
+Recordings/snap/ beside the configs they are for, are described and checked
+in snap_recordings.py.
 
 Normalised coordinates below: x = 0 left, y = 0 top. "back" is the embedded
 default transition (edge-pan from the left, 1 finger, margin 0.05, activation
@@ -74,7 +78,8 @@ reader and MT state machine), checks the kernel-stream invariants, runs the
 engine rules (design notes, "Engine rules") for `back` and for the gesture each
 file was made for, prints touch-down x, final p, release velocity and the
 decision, and exits 1 if any outcome is not the intended one (or, for the
-filter rules' recordings, if the file does not show what it was made to).
+filter rules' and the snap points' recordings, if the file does not show
+what it was made to).
 For a pinch it takes |1 - s| >= activation as the point where the transition
 begins.
 """
@@ -606,13 +611,15 @@ def streams(seed):
 
 
 def all_recordings():
-    """Every recording this script makes: the engine's above, here, and the
-    filter rules' (filter_recordings.py), in filter/."""
+    """Every recording this script makes: the engine's above, here, the
+    filter rules' (filter_recordings.py), in filter/, and the snap points'
+    (snap_recordings.py), in snap/."""
     sys.dont_write_bytecode = True  # no __pycache__ in Recordings/
     # Run as a script, this module is __main__: the other imports it by name.
     sys.modules.setdefault("synthesise", sys.modules[__name__])
     import filter_recordings
-    return RECORDINGS + filter_recordings.RECORDINGS
+    import snap_recordings
+    return RECORDINGS + filter_recordings.RECORDINGS + snap_recordings.RECORDINGS
 
 
 def recording_path(rec, directory):
