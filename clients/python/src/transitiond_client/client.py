@@ -395,9 +395,21 @@ class Client:
         asyncio.get_running_loop().create_task(
             _send_quietly(transport, {"cmd": "subscribe", "transitions": names, "id": key}))
 
-    async def run(self, transition: str, to: str = "finish") -> Event:
-        """A non-interactive animated transition to ``finish`` or ``cancel``."""
-        return await self.command({"cmd": "run", "transition": transition, "to": to})
+    async def run(self, transition: str, to: Union[str, float, None] = None, *,
+                  index: Optional[int] = None) -> Event:
+        """A non-interactive animated transition: ``to`` is ``"finish"``
+        (the default) or ``"cancel"``; for a transition with snap points
+        also a snap point's progress (``to=0.5``), or give the point's
+        position in its ``snap_points`` instead (``index=2``). The daemon
+        refuses a point the transition lacks, a number or an index for a
+        transition without snap points, and both at once (``CommandError``,
+        ``bad-field``)."""
+        command: Dict[str, Any] = {"cmd": "run", "transition": transition}
+        if to is not None or index is None:
+            command["to"] = "finish" if to is None else to
+        if index is not None:
+            command["index"] = index
+        return await self.command(command)
 
     async def drive(self, transition: str, progress: float) -> Event:
         """Drives a transition like a finger would (0…1)."""

@@ -33,11 +33,20 @@ class TransitionState:
     progress: float = 0.0
     velocity: float = 0.0
     values: Dict[str, float] = field(default_factory=dict)
-    #: The animation's target (1 or 0) while animating, else None.
+    #: The animation's target while animating (1 or 0; a snap point for a
+    #: transition with snap points), else None.
     target: Optional[float] = None
-    #: The last ``ended``'s decision and reason (cleared by ``began``).
+    #: The last ``ended``'s decision (``finish``, ``cancel`` or ``snap``) and
+    #: reason, and with ``snap`` its target's ``index`` in ``snap_points``
+    #: (all three cleared by ``began``).
     decision: Optional[str] = None
     reason: Optional[str] = None
+    index: Optional[int] = None
+    #: Its snap points (from the snapshot's ``snap_points``; None without),
+    #: and the one it rests at: the snapshot's ``rest``, then the progress
+    #: of each ``finished``.
+    snap_points: Optional[List[float]] = None
+    rest: Optional[float] = None
     #: The time of the last event (seconds on the daemon's input clock).
     time: float = 0.0
     #: How many times this client saw it finish / cancel (kept across snapshots).
@@ -113,17 +122,21 @@ class Mirror:
             entry.resting_values = dict(entry.values)
         entry.phase = _PHASE_AFTER[kind]
         if kind == "began":
-            entry.decision = entry.reason = entry.target = None
+            entry.decision = entry.reason = entry.target = entry.index = None
         elif kind == "ended":
             entry.decision = event.get("decision")
             entry.reason = event.get("reason")
-            entry.target = {"finish": 1.0, "cancel": 0.0}.get(entry.decision)
+            target, index = event.get("target"), event.get("index")
+            entry.target = float(target) if _is_number(target) else {"finish": 1.0, "cancel": 0.0}.get(entry.decision)
+            entry.index = index if isinstance(index, int) and not isinstance(index, bool) else None
         elif kind == "animating":
             if isinstance(event.get("target"), (int, float)):
                 entry.target = float(event["target"])
         elif kind == "finished":
             entry.target = None
             entry.finished += 1
+            if entry.snap_points is not None:
+                entry.rest = entry.progress
         elif kind == "cancelled":
             entry.target = None
             entry.cancelled += 1
@@ -148,6 +161,11 @@ class Mirror:
             entry.fingers = info.get("fingers")
             entry.edge = info.get("edge")
             entry.direction = info.get("direction")
+            points = info.get("snap_points")
+            if isinstance(points, list) and all(_is_number(p) for p in points):
+                entry.snap_points = [float(p) for p in points]
+            if _is_number(info.get("rest")):
+                entry.rest = entry.progress = float(info["rest"])
             self.transitions[entry.name] = entry
         for active in snapshot.get("active") or []:
             if not isinstance(active, dict) or not isinstance(active.get("transition"), str):
@@ -163,21 +181,29 @@ class Mirror:
             target = active.get("target")
             if entry.phase == ANIMATING and isinstance(target, (int, float)):
                 entry.target = float(target)
-                entry.decision = "finish" if target >= 0.5 else "cancel"
+                entry.decision = "snap" if entry.snap_points is not None else "finish" if target >= 0.5 else "cancel"
         seq = snapshot.get("seq")
         self.last_seq = seq if isinstance(seq, int) else 0
 
     def synthetic_cancellations(self, time: Optional[float] = None) -> List[Event]:
-        """For every transition in flight, a ``cancelled`` at progress 0 and
-        velocity 0 with ``"synthetic": true``, as ``transitiond subscribe``
-        prints when the connection drops. Seqs continue from ``last_seq``;
-        ``time`` defaults to the last event's; ``values`` are the resting
-        values when seen, else empty (the client cannot evaluate the
-        daemon's keyframe tracks). Apply them to settle the mirror."""
+        """For every transition in flight, a ``cancelled`` at progress 0 (a
+        transition with snap points: the point it rests at) and velocity 0
+        with ``"synthetic": true``, as ``transitiond subscribe`` prints when
+        the connection drops. Seqs continue from ``last_seq``; ``time``
+        defaults to the last event's; ``values`` are the resting values
+        when seen and the progress is 0, else empty (the client cannot
+        evaluate the daemon's keyframe tracks). Apply them to settle the
+        mirror."""
         when = self.last_time if time is None else time
-        return [
-            Event({"type": "cancelled", "transition": entry.name, "seq": self.last_seq + k + 1,
-                   "time": when, "progress": 0, "velocity": 0,
-                   "values": dict(entry.resting_values or {}), "synthetic": True})
-            for k, entry in enumerate(self.in_flight)
-        ]
+        events = []
+        for k, entry in enumerate(self.in_flight):
+            rest = entry.rest or 0
+            values = dict(entry.resting_values or {}) if rest == 0 else {}
+            events.append(Event({"type": "cancelled", "transition": entry.name, "seq": self.last_seq + k + 1,
+                                 "time": when, "progress": rest, "velocity": 0, "values": values,
+                                 "synthetic": True}))
+        return events
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
