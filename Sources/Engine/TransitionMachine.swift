@@ -284,20 +284,25 @@ public struct TransitionMachine: Sendable {
     /// free contacts on the screen now, which may not start a gesture of this
     /// transition until they lift (a finger that touches down later may).
     public mutating func handleDrive(progress: Double, at time: Double, fingersDown: [Int] = []) -> Action {
-        let p = clamp01(progress)
         switch phase {
         case .idle, .animating:
+            // Held within the snap points next to s₀, as a finger is (no rubber band: a drive says where it is).
+            let start = startPoint(caught: phase == .animating ? animation : nil, at: time)
+            var limits = spec.snap.map { ProgressLimits($0, start: start) } ?? .unit
+            (limits.rubberLow, limits.rubberHigh) = (false, false)
+            let p = limits.apply(clamp01(progress))
             var estimator = VelocityEstimator()
             estimator.add(time: time, progress: p)
             startInteracting(Interaction(ids: [], reference: GestureReference(centroidX: 0, centroidY: 0, spread: 0),
                                          offset: 0, progress: p, estimator: estimator, driven: true,
-                                         start: startPoint(caught: phase == .animating ? animation : nil, at: time)))
+                                         start: start, limits: limits))
             blockOrReset(fingersDown: fingersDown)
             return .began(progress: p, ids: [])
         case .interacting:
             guard interaction.driven else {
                 return .refused(code: .busy, message: "a gesture is driving \(spec.name)")
             }
+            let p = interaction.limits.apply(clamp01(progress))
             let previous = interaction.progress
             interaction.estimator.add(time: time, progress: p)
             interaction.progress = p

@@ -39,6 +39,29 @@ struct LiveViewWidthTests {
         #expect(lines.contains { $0.contains("idle 1✓ 2✗") }, "the idle line counts what ended")
     }
 
+    /// A transition with snap points: its decision is the point it snaps
+    /// to, and idle it says where it rests.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: LiveViewWidthTests.script), "no util-linux script"))
+    func snapPointsShowWhereItRests() throws {
+        let binary = ProjectPaths.binary
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.script)
+        process.arguments = ["-qc", "\(binary) replay --speed 50 --config \(ProjectPaths.file("Recordings/snap/drawer.toml")) \(ProjectPaths.file("Recordings/snap/drawer-half-open.events"))", "/dev/null"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let text = String(decoding: data, as: UTF8.self)
+            .replacingOccurrences(of: "\u{1B}\\[[0-9;]*[A-Za-z]", with: "", options: .regularExpression)
+            .replacingOccurrences(of: "\r", with: "")
+        let lines = text.split(separator: "\n")
+        #expect(lines.contains { $0.contains("drawer  snap to 0.50 (released)") }, "\(lines)")
+        #expect(lines.contains { $0.contains("idle 1✓ 0✗ at rest 0.50 (point 2 of 3)") }, "\(lines)")
+        #expect((lines.map(\.count).max() ?? 0) <= 79)
+    }
+
     @Test func verboseTracesRoundedNumbers() throws {
         let result = try runTransitiond(["replay", "--fast", "--verbose", ProjectPaths.file("Recordings/back-drag-finish.events")])
         #expect(result.stderr.contains("back: began at 0.220540, progress 0.021"), "\(result.stderr)")

@@ -98,9 +98,14 @@ public struct EngineInvariants {
             next.append(phase)
         }
         phases = next
-        rests = []
-        starts = []
+        // Where each rests is the engine's to keep (a transition whose points stay rests where it did).
+        rests = [Int?](repeating: nil, count: next.count)
+        starts = [Int?](repeating: nil, count: next.count)
+        reloaded = true
     }
+
+    /// Whether a reload came: until then every transition rests at its first point.
+    private var reloaded = false
 
     /// After the input ended and every animation ran out: nothing half-way.
     public func checkSettled(_ engine: TransitionEngine) {
@@ -147,7 +152,7 @@ public struct EngineInvariants {
         fuzzCheck(e.progress.isFinite && e.velocity.isFinite, "\(e.kind): progress \(e.progress), velocity \(e.velocity)")
         fuzzCheck(specs.indices.contains(e.transition), "\(e.kind) of transition \(e.transition) of \(specs.count)")
         while phases.count <= e.transition { phases.append(.idle) }
-        while rests.count <= e.transition { rests.append(0) }
+        while rests.count <= e.transition { rests.append(reloaded ? nil : 0) }
         while starts.count <= e.transition { starts.append(nil) }
         let phase = phases[e.transition]
         let snap = specs[e.transition].snap
@@ -240,7 +245,9 @@ public struct EngineInvariants {
             break   // `cancel` cancels, `run` goes either way
         }
         if reason == .shutdown { return .abandoning }
-        return Self.animation(from: e.progress, velocity: e.velocity, to: decision.target, spec: spec)
+        fuzzCheck(decision != .snap && e.target == nil && e.index == nil,
+                  "\(name()): \(decision), target \(String(describing: e.target)) without snap points")
+        return Self.animation(from: e.progress, velocity: e.velocity, to: Ending.of(decision).target, spec: spec)
     }
 
     /// Whether a gesture's progress may be `p`: 0…1 without snap points (or
