@@ -14,6 +14,9 @@ struct LiveView {
     init(configuration: EngineConfiguration) {
         names = configuration.transitions.map(\.name)
         mirror = StreamMirror(names: names)
+        // What a client's hello would say: the gestures and the snap points, at rest.
+        mirror.apply(.hello(EventEncoder(configuration: configuration)
+            .snapshot(active: [], seq: nil, input: [], geometry: nil, devices: [])))
         encoder = ValuesOfTransitions(configuration)
     }
 

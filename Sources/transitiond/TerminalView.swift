@@ -119,7 +119,7 @@ struct TerminalView {
         }
         if entry.phase == .idle, let rest = entry.rest, let points = entry.snapPoints,
            let k = points.firstIndex(of: rest) {
-            phase += " at rest \(fixed(rest, 2)) (point \(k + 1) of \(points.count))"
+            phase += " rest \(fixed(rest, 2)) (\(k + 1)/\(points.count))"
         }
         var name = entry.name
         if name.count > nameLimit { name = String(name.prefix(nameLimit - 1)) + "…" }

@@ -58,7 +58,7 @@ struct LiveViewWidthTests {
             .replacingOccurrences(of: "\r", with: "")
         let lines = text.split(separator: "\n")
         #expect(lines.contains { $0.contains("drawer  snap to 0.50 (released)") }, "\(lines)")
-        #expect(lines.contains { $0.contains("idle 1✓ 0✗ at rest 0.50 (point 2 of 3)") }, "\(lines)")
+        #expect(lines.contains { $0.contains("idle 1✓ 0✗ rest 0.50 (2/3)") }, "\(lines)")
         #expect((lines.map(\.count).max() ?? 0) <= 79)
     }
 
