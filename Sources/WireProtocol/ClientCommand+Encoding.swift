@@ -69,12 +69,18 @@ extension JSONWriter {
     func rects(_ rects: [ExclusionRect]) {
         raw("[")
         for (k, r) in rects.enumerated() {
-            raw(k > 0 ? ",[" : "[")
-            for (j, value) in r.numbers.enumerated() {
-                if j > 0 { raw(",") }
-                number(value)
-            }
-            raw("]")
+            if k > 0 { raw(",") }
+            numbers(r.numbers)
+        }
+        raw("]")
+    }
+
+    /// `[a,b,…]`.
+    func numbers(_ values: [Double]) {
+        raw("[")
+        for (k, value) in values.enumerated() {
+            if k > 0 { raw(",") }
+            number(value)
         }
         raw("]")
     }

@@ -90,12 +90,8 @@ extension TransitionInfo {
             w.string(device)
         }
         if let snapPoints {
-            w.raw(",\"snap_points\":[")
-            for (k, point) in snapPoints.enumerated() {
-                if k > 0 { w.raw(",") }
-                w.number(point)
-            }
-            w.raw("]")
+            w.raw(",\"snap_points\":")
+            w.numbers(snapPoints)
         }
         if let rest {
             w.raw(",\"rest\":")
@@ -126,12 +122,7 @@ extension Geometry {
         w.raw(flipY ? ",\"flip_y\":true" : ",\"flip_y\":false")
         w.raw(",\"calibration\":")
         if let calibration {
-            w.raw("[")
-            for (k, value) in calibration.enumerated() {
-                if k > 0 { w.raw(",") }
-                w.number(value)
-            }
-            w.raw("]")
+            w.numbers(calibration)
         } else {
             w.raw("null")
         }

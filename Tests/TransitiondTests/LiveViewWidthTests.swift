@@ -9,6 +9,24 @@ import TestSupport
 struct LiveViewWidthTests {
     static let script = "/usr/bin/script"
 
+    /// The lines a paced replay's live view writes on a pseudo-terminal
+    /// (`arguments` after `replay --speed 50`), without escapes.
+    static func liveView(_ arguments: String) throws -> [Substring] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: script)
+        process.arguments = ["-qc", "\(ProjectPaths.binary) replay --speed 50 \(arguments)", "/dev/null"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return String(decoding: data, as: UTF8.self)
+            .replacingOccurrences(of: "\u{1B}\\[[0-9;]*[A-Za-z]", with: "", options: .regularExpression)
+            .replacingOccurrences(of: "\r", with: "")
+            .split(separator: "\n")
+    }
+
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: LiveViewWidthTests.script), "no util-linux script"))
     func everyLineFitsEightyColumns() throws {
         let config = try temporaryFile("long-name.toml", """
@@ -17,22 +35,9 @@ struct LiveViewWidthTests {
             gesture = "edge-pan"
             edge = "left"
             """)
-        let binary = ProjectPaths.binary
         let recordings = ["back-drag-finish", "back-flick-back-cancel", "back-drag-cancel"]
             .map { ProjectPaths.file("Recordings/\($0).events") }.joined(separator: " ")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.script)
-        process.arguments = ["-qc", "\(binary) replay --speed 50 --config \(config) \(recordings)", "/dev/null"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        var text = String(decoding: data, as: UTF8.self)
-        text = text.replacingOccurrences(of: "\u{1B}\\[[0-9;]*[A-Za-z]", with: "", options: .regularExpression)
-            .replacingOccurrences(of: "\r", with: "")
-        let lines = text.split(separator: "\n")
+        let lines = try Self.liveView("--config \(config) \(recordings)")
         #expect(lines.contains { $0.hasPrefix("a-transition-wi… [") }, "\(lines.prefix(5))")
         let widest = lines.map(\.count).max() ?? 0
         #expect(widest <= 79, "a line of \(widest) columns: \(lines.first { $0.count == widest } ?? "")")
@@ -43,20 +48,8 @@ struct LiveViewWidthTests {
     /// to, and idle it says where it rests.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: LiveViewWidthTests.script), "no util-linux script"))
     func snapPointsShowWhereItRests() throws {
-        let binary = ProjectPaths.binary
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.script)
-        process.arguments = ["-qc", "\(binary) replay --speed 50 --config \(ProjectPaths.file("Recordings/snap/drawer.toml")) \(ProjectPaths.file("Recordings/snap/drawer-half-open.events"))", "/dev/null"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let text = String(decoding: data, as: UTF8.self)
-            .replacingOccurrences(of: "\u{1B}\\[[0-9;]*[A-Za-z]", with: "", options: .regularExpression)
-            .replacingOccurrences(of: "\r", with: "")
-        let lines = text.split(separator: "\n")
+        let lines = try Self.liveView("--config \(ProjectPaths.file("Recordings/snap/drawer.toml")) "
+                                      + ProjectPaths.file("Recordings/snap/drawer-half-open.events"))
         #expect(lines.contains { $0.contains("drawer  snap to 0.50 (released)") }, "\(lines)")
         #expect(lines.contains { $0.contains("idle 1✓ 0✗ rest 0.50 (2/3)") }, "\(lines)")
         #expect((lines.map(\.count).max() ?? 0) <= 79)

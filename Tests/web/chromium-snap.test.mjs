@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, TMP, startDaemon, freePort, within, waitUntil } from './daemon.mjs';
-import { launchChromium, connectPage, decodePNG } from './chromium.mjs';
+import { openPage, watchDemoEvents, decodePNG } from './chromium.mjs';
 
 const WIDTH = 1024;
 const HEIGHT = 600;
@@ -40,38 +40,10 @@ test('the demo page shows the carousel on its second page after the recording th
   const port = await freePort();
   const daemon = await startDaemon({ config: CONFIG, recordings: [RECORDING], port, speed: 1, waitClients: 1, hold: true });
   t.after(() => daemon.kill());
-  const browser = await launchChromium({ width: WIDTH, height: HEIGHT });
-  t.after(() => browser.kill());
-  const cdp = await connectPage(browser.port);
-  t.after(() => cdp.close());
-  await cdp.send('Page.enable');
-  await cdp.send('Runtime.enable');
-  await cdp.send('Emulation.setDeviceMetricsOverride', { width: WIDTH, height: HEIGHT, deviceScaleFactor: 1, mobile: false });
+  const cdp = await openPage(t, { width: WIDTH, height: HEIGHT });
   // The page's events, pushed to the test as they arrive.
-  await cdp.send('Runtime.addBinding', { name: 'tdNotify' });
-  await cdp.send('Page.addScriptToEvaluateOnNewDocument', {
-    source: `window.addEventListener('demo-event', (e) => { const d = e.detail;
-      tdNotify(JSON.stringify({ type: d.type, transition: d.transition, progress: d.progress,
-        decision: d.decision, target: d.target, index: d.index, snap_points: (d.transitions || []).map((x) => x.snap_points) })); });`,
-  });
-  const seen = [];
-  const waiters = [];
-  cdp.on('Runtime.bindingCalled', (p) => {
-    if (p.name !== 'tdNotify') return;
-    const e = JSON.parse(p.payload);
-    seen.push(e);
-    for (const w of [...waiters]) {
-      if (w.predicate(e)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(e);
-      }
-    }
-  });
-  const arrival = (predicate, what, seconds = 20) => {
-    const promise = within(seconds, new Promise((resolve) => waiters.push({ predicate, resolve })), what);
-    promise.catch(() => {}); // awaited later; a failure before then is reported there
-    return promise;
-  };
+  const { seen, arrival } = await watchDemoEvents(cdp, `{ type: d.type, transition: d.transition, progress: d.progress, decision: d.decision,
+    target: d.target, index: d.index, snap_points: (d.transitions || []).map((x) => x.snap_points) }`);
 
   const hello = arrival((e) => e.type === 'hello', 'hello');
   const ended = arrival((e) => e.type === 'ended' && e.transition === 'carousel', 'the carousel\'s ended');
@@ -152,13 +124,7 @@ test('the demo page draws the drawer at its progress with a mark at each snap po
   // A recording that leaves the drawer alone (three fingers); --hold keeps serving.
   const daemon = await startDaemon({ config, recordings: ['swipe-up-3-fingers.events'], waitClients: 0, hold: true });
   t.after(() => daemon.kill());
-  const browser = await launchChromium({ width: WIDTH, height: HEIGHT });
-  t.after(() => browser.kill());
-  const cdp = await connectPage(browser.port);
-  t.after(() => cdp.close());
-  await cdp.send('Page.enable');
-  await cdp.send('Runtime.enable');
-  await cdp.send('Emulation.setDeviceMetricsOverride', { width: WIDTH, height: HEIGHT, deviceScaleFactor: 1, mobile: false });
+  const cdp = await openPage(t, { width: WIDTH, height: HEIGHT });
   await cdp.send('Page.navigate', { url: `${daemon.http}/` });
   const closed = await waitUntil(async () => {
     const d = await cdp.evaluate(DRAWER).catch(() => null);

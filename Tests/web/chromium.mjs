@@ -147,3 +147,50 @@ export function decodePNG(buffer) {
     },
   };
 }
+
+/**
+ * A page of a fresh headless Chromium, `width` × `height`, both closed when
+ * the test `t` ends.
+ */
+export async function openPage(t, { width, height }) {
+  const browser = await launchChromium({ width, height });
+  t.after(() => browser.kill());
+  const cdp = await connectPage(browser.port);
+  t.after(() => cdp.close());
+  await cdp.send('Page.enable');
+  await cdp.send('Runtime.enable');
+  await cdp.send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: 1, mobile: false });
+  return cdp;
+}
+
+/**
+ * The demo page's events (`demo-event`), pushed to the test as they arrive,
+ * each as the object `fields` (a JavaScript expression of `d`, the event's
+ * detail) makes of it: `seen` holds them all, `arrival(predicate, what)`
+ * resolves with the first that matches, within a bound.
+ */
+export async function watchDemoEvents(cdp, fields) {
+  await cdp.send('Runtime.addBinding', { name: 'tdNotify' });
+  await cdp.send('Page.addScriptToEvaluateOnNewDocument', {
+    source: `window.addEventListener('demo-event', (e) => { const d = e.detail; tdNotify(JSON.stringify(${fields})); });`,
+  });
+  const seen = [];
+  const waiters = [];
+  cdp.on('Runtime.bindingCalled', (p) => {
+    if (p.name !== 'tdNotify') return;
+    const e = JSON.parse(p.payload);
+    seen.push(e);
+    for (const w of [...waiters]) {
+      if (w.predicate(e)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(e);
+      }
+    }
+  });
+  const arrival = (predicate, what, seconds = 20) => {
+    const promise = within(seconds, new Promise((resolve) => waiters.push({ predicate, resolve })), what);
+    promise.catch(() => {}); // awaited later; a failure before then is reported there
+    return promise;
+  };
+  return { seen, arrival };
+}

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync, copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, TMP, startDaemon, freePort, within } from './daemon.mjs';
-import { launchChromium, connectPage, decodePNG } from './chromium.mjs';
+import { openPage, watchDemoEvents, decodePNG } from './chromium.mjs';
 
 const WIDTH = 1024;
 const HEIGHT = 600;
@@ -76,37 +76,9 @@ test('the demo page in headless chromium draws the stream: back finish, back can
   const port = await freePort();
   const daemon = await startDaemon({ recordings: ['back-drag-finish.events'], port, speed: 1, waitClients: 1, extra: ['--stamp-sent'] });
   t.after(() => daemon.kill());
-  const browser = await launchChromium({ width: WIDTH, height: HEIGHT });
-  t.after(() => browser.kill());
-  const cdp = await connectPage(browser.port);
-  t.after(() => cdp.close());
-  await cdp.send('Page.enable');
-  await cdp.send('Runtime.enable');
-  await cdp.send('Emulation.setDeviceMetricsOverride', { width: WIDTH, height: HEIGHT, deviceScaleFactor: 1, mobile: false });
+  const cdp = await openPage(t, { width: WIDTH, height: HEIGHT });
   // The page's events, pushed to the test as they arrive.
-  await cdp.send('Runtime.addBinding', { name: 'tdNotify' });
-  await cdp.send('Page.addScriptToEvaluateOnNewDocument', {
-    source: `window.addEventListener('demo-event', (e) => { const d = e.detail;
-      tdNotify(JSON.stringify({ type: d.type, transition: d.transition, seq: d.seq, progress: d.progress })); });`,
-  });
-  const seen = [];
-  const waiters = [];
-  cdp.on('Runtime.bindingCalled', (p) => {
-    if (p.name !== 'tdNotify') return;
-    const e = JSON.parse(p.payload);
-    seen.push(e);
-    for (const w of [...waiters]) {
-      if (w.predicate(e)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(e);
-      }
-    }
-  });
-  const arrival = (predicate, what, seconds = 20) => {
-    const promise = within(seconds, new Promise((resolve) => waiters.push({ predicate, resolve })), what);
-    promise.catch(() => {}); // awaited later; a failure before then is reported there
-    return promise;
-  };
+  const { seen, arrival } = await watchDemoEvents(cdp, `{ type: d.type, transition: d.transition, seq: d.seq, progress: d.progress }`);
 
   const report = [];
   async function capture(label, { settle = false, exact } = {}) {
