@@ -27,10 +27,10 @@ public struct SnapPoints: Sendable, Equatable {
     public static func problem(with points: [Double]) -> String? {
         guard points.count >= 2 else { return "needs at least two points (got \(points.count))" }
         for (k, p) in points.enumerated() where !(p.isFinite && p >= 0 && p <= 1) {
-            return "point \(k) must be from 0 to 1 (got \(p))"
+            return "item \(k + 1) must be from 0 to 1 (got \(p))"
         }
         for k in 1..<points.count where !(points[k] > points[k - 1]) {
-            return "points must ascend (\(points[k - 1]) then \(points[k]))"
+            return "points must ascend (item \(k): \(points[k - 1]), then \(points[k]))"
         }
         return nil
     }
@@ -59,12 +59,22 @@ public struct SnapPoints: Sendable, Equatable {
         return points[b.lowerBound]...points[b.upperBound]
     }
 
+    /// Distances that differ by less than this are a tie: the halfway
+    /// point between 1/3 and 2/3 is nearer the upper one in floating point.
+    static let tie = 1e-9
+
     /// The index of the point nearest `p` among `within` (a tie: the lower).
     public func nearest(to p: Double, within: ClosedRange<Int>? = nil) -> Int {
         let range = within ?? 0...(points.count - 1)
         var best = range.lowerBound
-        for k in range where abs(points[k] - p) < abs(points[best] - p) { best = k }
+        for k in range where abs(points[k] - p) < abs(points[best] - p) - Self.tie { best = k }
         return best
+    }
+
+    /// The index of the point `p` names as the wire writes it (six decimals), or nil.
+    public func index(of p: Double) -> Int? {
+        let k = nearest(to: p)
+        return abs(points[k] - p) <= 5e-7 + Self.tie ? k : nil
     }
 
     /// Where a gesture goes at release.

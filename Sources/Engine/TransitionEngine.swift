@@ -618,7 +618,18 @@ public struct TransitionEngine: Sendable {
              target: snapped ? ending.target : nil, index: ending.index, into: &events)
         if completesNow {
             emit(ending.finishes ? .finished : .cancelled, i, time, ending.target, 0, into: &events)
+            carryRest(from: i)
         }
+    }
+
+    /// A transition of an earlier config settled (it was in flight at a
+    /// reload): its namesake in the config in use rests where it did, if
+    /// their snap points are the same.
+    private mutating func carryRest(from i: Int) {
+        guard i >= liveCount, machines[i].spec.snap != nil else { return }
+        let name = machines[i].spec.name
+        guard let j = machines[..<liveCount].firstIndex(where: { $0.spec.name == name }) else { return }
+        machines[j].takeRest(of: machines[i])
     }
 
     private mutating func perform(_ action: TransitionMachine.Action, transition i: Int, time: Double,
@@ -651,6 +662,7 @@ public struct TransitionEngine: Sendable {
             emit(.animating, i, time, p, v, target: target, into: &events)
             if let ending = completes {
                 emit(ending.finishes ? .finished : .cancelled, i, time, target, 0, into: &events)
+                carryRest(from: i)
             }
         case .ran(let p, let ending, let completesNow):
             trace?("\(configuration.transitions[i].name): run to \(ending.index.map { "point \($0)" } ?? ending.decision.rawValue) at \(Self.seconds(time))")

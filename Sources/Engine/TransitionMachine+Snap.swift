@@ -10,6 +10,13 @@ extension TransitionMachine {
         for s in recognizers.indices { recognizers[s].anywhere = anywhere }
     }
 
+    /// Rests where `other` (the same transition under an earlier config)
+    /// does, if their snap points are the same.
+    mutating func takeRest(of other: TransitionMachine) {
+        guard let snap = spec.snap, snap.points == other.spec.snap?.points else { return }
+        settle(.snap(to: other.rest, of: snap.points, start: other.rest))
+    }
+
     /// A bidirectional transition resting away from its first point starts
     /// from a touch-down anywhere (the edge rule applies only at the first).
     var startsAnywhere: Bool {
@@ -34,7 +41,7 @@ extension TransitionMachine {
         case .decision(.cancel): return 0
         case .decision(.snap): return rest
         case .point(let index): return points.indices.contains(index) ? index : nil
-        case .progress(let p): return points.firstIndex { abs($0 - p) < 1e-9 }
+        case .progress(let p): return snap.points.index(of: p)
         }
     }
 

@@ -353,7 +353,11 @@ public struct TransitionMachine: Sendable {
                 return .refused(code: .noSuchPoint, message: "\(spec.name) has no snap points (run it to finish or cancel)")
             case (_, let snap?):
                 guard let index = point(of: goal, in: snap) else {
-                    let points = snap.points.points.map { Rejection.round($0) }.joined(separator: ", ")
+                    // As the wire writes them (six decimals), which `to` may give.
+                    let points = snap.points.points.map { point -> String in
+                        let text = "\((point * 1e6).rounded() / 1e6)"
+                        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+                    }.joined(separator: ", ")
                     return .refused(code: .noSuchPoint, message: "\(spec.name) has no such snap point (its points: \(points), indices from 0)")
                 }
                 ending = .snap(to: index, of: snap.points, start: rest)

@@ -77,9 +77,21 @@ struct SnapPointsTests {
 
     @Test func badPointsAreNamed() {
         #expect(SnapPoints.problem(with: [0.5]) == "needs at least two points (got 1)")
-        #expect(SnapPoints.problem(with: [0, 1.5]) == "point 1 must be from 0 to 1 (got 1.5)")
-        #expect(SnapPoints.problem(with: [0, .nan]) == "point 1 must be from 0 to 1 (got nan)")
-        #expect(SnapPoints.problem(with: [0, 0.5, 0.5]) == "points must ascend (0.5 then 0.5)")
+        #expect(SnapPoints.problem(with: [0, 1.5]) == "item 2 must be from 0 to 1 (got 1.5)")
+        #expect(SnapPoints.problem(with: [0, .nan]) == "item 2 must be from 0 to 1 (got nan)")
+        #expect(SnapPoints.problem(with: [0, 0.5, 0.5]) == "points must ascend (item 2: 0.5, then 0.5)")
+    }
+
+    /// Halfway between two points is a tie, also where floating point puts
+    /// it a hair nearer the upper one; a point given as the wire writes it
+    /// (six decimals) names it.
+    @Test func tiesAndPointsAsTheWireWritesThem() {
+        let quarters = SnapPoints(pages: 4)!
+        #expect(quarters.nearest(to: 0.5) == 1)
+        #expect(SnapPoints([0, 0.1, 0.2])!.nearest(to: 0.15) == 1)
+        #expect(quarters.target(progress: 0.5, velocity: 0, start: 1, flickVelocity: 1, longSwipes: true).index == 1)
+        #expect(quarters.index(of: 0.333333) == 1 && quarters.index(of: 0.666667) == 2 && quarters.index(of: 1) == 3)
+        #expect(quarters.index(of: 0.333) == nil && quarters.index(of: 0.5) == nil)
         #expect(SnapPoints.problem(with: [0.2, 0.7]) == nil, "a list need not start at 0 or end at 1")
         #expect(SnapPoints([1, 0]) == nil)
     }

@@ -210,6 +210,42 @@ struct SnapTransitionTests {
         #expect(h.engine.rests == [0])
     }
 
+    /// In flight at a reload that keeps its points: it finishes under the
+    /// earlier config, and the config in use rests where it settled.
+    @Test func aReloadInFlightCarriesWhereItSettles() {
+        var h = EngineHarness([Self.carousel()])
+        #expect(h.engine.perform(.run(.point(2)), transition: 0, at: 1, into: &h.events) == .done)
+        h.engine.reload(EngineConfiguration(transitions: [Self.carousel()]))
+        h.settle()
+        #expect(h.events.last?.kind == .finished && h.engine.rests == [1])
+        // Its next drive starts from 1: held within 0.5…1.
+        h.events = []
+        #expect(h.engine.perform(.drive(progress: 0.2), transition: 0, at: 5, into: &h.events) == .done)
+        #expect(h.first(.began)?.progress == 0.5)
+        // Other points: it stays where the reload put it.
+        var other = EngineHarness([Self.carousel()])
+        _ = other.engine.perform(.run(.point(2)), transition: 0, at: 1, into: &other.events)
+        var four = Self.carousel()
+        four.snap = SnapSettings(points: SnapPoints(pages: 4)!)
+        other.engine.reload(EngineConfiguration(transitions: [four]))
+        other.settle()
+        #expect(other.engine.rests == [0])
+    }
+
+    @Test func runToAPointAsTheWireWritesIt() {
+        var third = Self.carousel()
+        third.snap = SnapSettings(points: SnapPoints(pages: 4)!)
+        var h = EngineHarness([third])
+        #expect(h.engine.perform(.run(.progress(0.333333)), transition: 0, at: 1, into: &h.events) == .done)
+        #expect(h.first(.ended)?.index == 1)
+        h.events = []
+        guard case .refused(_, let message) = h.engine.perform(.run(.progress(0.4)), transition: 0, at: 9, into: &h.events) else {
+            Issue.record("0.4 accepted")
+            return
+        }
+        #expect(message.contains("0, 0.333333, 0.666667, 1"), "\(message)")
+    }
+
     @Test func aTransitionWithoutSnapPointsHasNoRestAndEndsAsBefore() {
         var h = EngineHarness([backSpec()])
         h.drag(ramp(from: 0.01, to: 0.8, t0: 1, t1: 2))
