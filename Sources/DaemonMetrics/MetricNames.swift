@@ -61,6 +61,9 @@ public enum MetricNames {
     public static let inputToWrite = MetricDeclaration(
         name: "transitiond_input_to_write_seconds", kind: .histogram,
         help: "From an input event (its kernel timestamp; in a paced replay, when the step was due) to the first client write of the events it caused.")
+    public static let touchToFrame = MetricDeclaration(
+        name: "transitiond_touch_to_frame_seconds", kind: .histogram,
+        help: "From an input event (as for transitiond_input_to_write_seconds) to the presented frame that showed it, as clients report their frames (frames command), by transport; clipped to 0-10 s.")
 
     // MARK: Clients
 
@@ -94,6 +97,7 @@ public enum MetricNames {
         transitionsBegan, transitionsEnded, candidatesRejected,
         inputEvents, inputFrames, inputResyncs, ghostTouches, stuckContacts, touchesWithheld, devicesLost, devicesAttached, inputWaiting, flightRecorderBytes,
         inputToWrite,
+        touchToFrame,
         clients, connections, connectionsRefused, linesCoalesced, backlogDisconnects, commands,
         buildInfo,
     ]

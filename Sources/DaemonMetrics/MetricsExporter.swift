@@ -25,6 +25,8 @@ public final class MetricsExporter: @unchecked Sendable {
     private let factory: DeclaredMetricsFactory
     private let live: Bool
     private let latency: CoreMetrics.Timer
+    /// Touch to frame, per transport.
+    private let touchToFrame: [ClientTransport: CoreMetrics.Timer]
     /// Counters by series, and the value each was last brought up to.
     private var counters: [Series: (counter: CoreMetrics.Counter, published: Int)] = [:]
     private var gauges: [Series: CoreMetrics.Gauge] = [:]
@@ -46,6 +48,12 @@ public final class MetricsExporter: @unchecked Sendable {
         factory = DeclaredMetricsFactory(registry: registry)
         self.live = live
         latency = CoreMetrics.Timer(label: MetricNames.inputToWrite.name, factory: factory)
+        var touchToFrame: [ClientTransport: CoreMetrics.Timer] = [:]
+        for transport in [ClientTransport.unixSocket, .webSocket] {
+            touchToFrame[transport] = CoreMetrics.Timer(label: MetricNames.touchToFrame.name,
+                                                        dimensions: [("transport", transport.rawValue)], factory: factory)
+        }
+        self.touchToFrame = touchToFrame
         CoreMetrics.Gauge(label: MetricNames.buildInfo.name, dimensions: [("version", version)], factory: factory).record(1)
         // Series without labels exist from the start, at 0: a rate over the
         // first scrapes is right, and a dashboard shows 0, not "no data".
@@ -59,7 +67,10 @@ public final class MetricsExporter: @unchecked Sendable {
                 publish(reading)
                 return (Self.contentType, registry.emitToBuffer())
             },
-            observeLatency: { [latency] nanoseconds in latency.recordNanoseconds(nanoseconds) })
+            observeLatency: { [latency] nanoseconds in latency.recordNanoseconds(nanoseconds) },
+            observeTouchToFrame: { [touchToFrame] transport, nanoseconds in
+                touchToFrame[transport]?.recordNanoseconds(nanoseconds)
+            })
     }
 
     /// The exposition now (without reading new counts).

@@ -32,6 +32,8 @@ public final class TransitionServer: @unchecked Sendable {
     /// While events of input are being sent: the input's time (ns), until
     /// the first client write ends the latency measured from it.
     private var latencyStart: Int64?
+    /// Which input each line came from, and the clients' frames joined to it.
+    private var frames = FrameJoin()
     private var encoder: EventEncoder
     /// Re-reads the config for a reload (nil: nothing to re-read).
     private let configReader: ConfigReader?
@@ -201,6 +203,7 @@ public final class TransitionServer: @unchecked Sendable {
     func clientGone(_ id: ClientID) {
         guard let connection = connections.remove(id) else { return }
         connection.closeDeadline?.cancel()
+        frames.forget(id)
         input { $0.clientGone(id, into: &$1) }
         clientCountChanged?(machine.clientCount)
     }
@@ -253,6 +256,14 @@ public final class TransitionServer: @unchecked Sendable {
             encoder.hello(type: .state, active: host.snapshot(), seq: host.lastSeq, input: host.inputStatus, geometry: host.geometry, devices: host.inputDevices, exclusions: machine.exclusionsInForce, filter: host.filterStatus, rests: host.rests, id: requestID, into: writer)
             let line = ReplyLines.buffer(writer)
             input { $0.answered(id, command: "state", result: nil, line, into: &$1) }
+        case .sendClock(let id, let requestID):
+            let line = ReplyLines.line(.clock(monotonic: Double(MonotonicClock.nanoseconds) / 1e9, id: requestID))
+            input { $0.reply(id, line, into: &$1) }
+        case .joinFrames(let id, let transport, let reports):
+            guard let metrics else { return }
+            for sample in frames.join(reports, from: id, now: MonotonicClock.nanoseconds) {
+                metrics.observeTouchToFrame(transport, Int64(sample * 1e9))
+            }
         case .sendDump(let id, let requestID):
             guard let recordings = host.flightRecordings() else {
                 let line = ReplyLines.error(.unavailable, "no flight recorder here: it records a live panel ([input] flight_recorder, on by default in run)", cmd: "dump", id: requestID)
@@ -301,6 +312,9 @@ public final class TransitionServer: @unchecked Sendable {
         guard !events.isEmpty else { return }
         let lines = events.map(encodeLine)
         if metrics != nil, !performing { latencyStart = host.emittingInputTime }
+        if metrics != nil, let input = host.emittingInputTime {
+            for event in events { frames.note(seq: event.seq, inputTime: input) }
+        }
         input { $0.engineEvents(lines, into: &$1) }
         latencyStart = nil
     }

@@ -306,6 +306,11 @@ public struct ServerStateMachine: Sendable {
         case sendState(ClientID, RequestID?)
         /// Reply to `dump` with the host's flight recordings.
         case sendDump(ClientID, RequestID?)
+        /// Reply to `clock` with the daemon's monotonic time.
+        case sendClock(ClientID, RequestID?)
+        /// A client's presented frames: join them to the input behind their
+        /// lines (`FrameJoin`) for the touch-to-frame histogram of its transport.
+        case joinFrames(ClientID, ClientTransport, [FrameReport])
         /// Give the engine these exclusion regions (the union of every open
         /// client's), replacing those it has.
         case setExclusions([ScreenRect])
@@ -882,6 +887,14 @@ public struct ServerStateMachine: Sendable {
             if let r = request(name, .setEnabled(enabled)) { actions.append(.perform(r)) }
         case .reload:
             requestReload(by: id, id: requestID, into: &actions)
+        case .clock:
+            statistics.count(command.name, nil)
+            actions.append(.sendClock(id, requestID))
+        case .frames(let reports):
+            // Sent every frame: answered only when asked to (an id).
+            statistics.count(command.name, nil)
+            actions.append(.joinFrames(id, clients[i].transport, reports))
+            if requestID != nil { reply(id, ReplyLines.ok(command.name, id: requestID), into: &actions) }
         case .exclude(let wire):
             let rects = wire.map { ScreenRect(x0: $0.x0, y0: $0.y0, x1: $0.x1, y1: $0.y1) }
             let cap = settings.exclusionCap

@@ -27,10 +27,14 @@ public struct MetricsService: Sendable {
     public var render: @Sendable (MetricsReading) -> (contentType: String, body: [UInt8])
     /// One input-to-first-client-write latency, in nanoseconds (on the loop).
     public var observeLatency: @Sendable (Int64) -> Void
+    /// One touch-to-frame sample of a client on a transport, in nanoseconds (on the loop).
+    public var observeTouchToFrame: @Sendable (ClientTransport, Int64) -> Void
 
     public init(render: @escaping @Sendable (MetricsReading) -> (contentType: String, body: [UInt8]),
-                observeLatency: @escaping @Sendable (Int64) -> Void) {
+                observeLatency: @escaping @Sendable (Int64) -> Void,
+                observeTouchToFrame: @escaping @Sendable (ClientTransport, Int64) -> Void = { _, _ in }) {
         self.render = render
         self.observeLatency = observeLatency
+        self.observeTouchToFrame = observeTouchToFrame
     }
 }

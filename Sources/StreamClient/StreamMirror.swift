@@ -77,7 +77,7 @@ public struct StreamMirror: Sendable, Equatable {
             reset(to: snapshot)
         case .event(let update):
             apply(update)
-        case .pong, .ok, .error, .dump, .unknown:
+        case .pong, .clock, .ok, .error, .dump, .unknown:
             break
         }
     }

@@ -12,8 +12,18 @@ extension ClientCommand {
         w.raw("{\"cmd\":")
         w.string(name)
         switch self {
-        case .ping, .state, .reload, .dump:
+        case .ping, .state, .reload, .dump, .clock:
             break
+        case .frames(let reports):
+            w.raw(",\"frames\":[")
+            for (k, report) in reports.enumerated() {
+                w.raw(k > 0 ? ",[" : "[")
+                w.integer(report.seq)
+                w.raw(",")
+                w.number(report.presented)
+                w.raw("]")
+            }
+            w.raw("]")
         case .subscribe(let names):
             // No list is every transition, as an empty one is.
             if !names.isEmpty {

@@ -20,6 +20,12 @@ public enum ClientCommand: Sendable, Equatable {
     /// (nil: the config's again); each region's `block` names are checked
     /// by the server.
     case filterRegions(regions: [FilterStatus.Region]?)
+    /// The daemon's monotonic time (`clock` reply), for a client to agree
+    /// its clock with the daemon's.
+    case clock
+    /// Frames the client presented: the line with `seq` was on the screen
+    /// at `presented` (the daemon's clock, converted by the client).
+    case frames([FrameReport])
 
     /// The command's name, as in `{"cmd":NAME}`.
     public var name: String {
@@ -36,13 +42,16 @@ public enum ClientCommand: Sendable, Equatable {
         case .dump: return "dump"
         case .exclude: return "exclude"
         case .filterRegions: return "filter_regions"
+        case .clock: return "clock"
+        case .frames: return "frames"
         }
     }
 
     /// True for the commands that change state (and need permission).
     public var changesState: Bool {
         switch self {
-        case .subscribe, .ping, .state: return false
+        // Frame reports feed a histogram only, clipped, and every page reports them.
+        case .subscribe, .ping, .state, .clock, .frames: return false
         // `dump` changes nothing, but what the panel saw is for allowed peers only.
         case .run, .drive, .release, .cancel, .enable, .reload, .dump, .exclude, .filterRegions: return true
         }
@@ -126,4 +135,20 @@ public enum RunTarget: Sendable, Equatable {
 
     public static let finish = RunTarget.decision(.finish)
     public static let cancel = RunTarget.decision(.cancel)
+}
+
+/// One presented frame of a `frames` command: the stream line with `seq`
+/// was on the screen at `presented`, seconds on the daemon's monotonic
+/// clock (the client's time converted with the offset `clock` gives).
+public struct FrameReport: Sendable, Equatable {
+    public var seq: UInt64
+    public var presented: Double
+
+    public init(seq: UInt64, presented: Double) {
+        self.seq = seq
+        self.presented = presented
+    }
+
+    /// The most reports one `frames` command may carry.
+    public static let batchLimit = 64
 }

@@ -57,6 +57,23 @@ public enum CommandDecoder {
             return .success((.reload, id))
         case "dump":
             return .success((.dump, id))
+        case "clock":
+            return .success((.clock, id))
+        case "frames":
+            let expected = "'frames' must be an array of 1 to \(FrameReport.batchLimit) [seq, time] pairs (seq an event's, time seconds on the daemon's clock)"
+            guard let items = value["frames"]?.array, (1...FrameReport.batchLimit).contains(items.count) else {
+                return fail(.badField, expected)
+            }
+            var reports: [FrameReport] = []
+            reports.reserveCapacity(items.count)
+            for item in items {
+                guard let pair = item.array, pair.count == 2, let seq = pair[0].double, let time = pair[1].double,
+                      seq >= 1, seq <= Double(RequestID.largestNumber), seq == seq.rounded(), time.isFinite else {
+                    return fail(.badField, expected)
+                }
+                reports.append(FrameReport(seq: UInt64(seq), presented: time + 0))
+            }
+            return .success((.frames(reports), id))
         case "subscribe":
             guard let field = value["transitions"] else { return .success((.subscribe(transitions: []), id)) }
             if case .null = field { return .success((.subscribe(transitions: []), id)) }
@@ -146,7 +163,7 @@ public enum CommandDecoder {
             }
         default:
             _ = transition()
-            return fail(.unknownCommand, "unknown command '\(name)' (known: subscribe, ping, state, run, drive, release, cancel, enable, reload, dump, exclude, filter_regions)")
+            return fail(.unknownCommand, "unknown command '\(name)' (known: subscribe, ping, state, run, drive, release, cancel, enable, reload, dump, exclude, filter_regions, clock, frames)")
         }
     }
 }

@@ -33,6 +33,8 @@ extension StreamMessage {
             return .dump(try fields.recordings(), id: fields.id)
         case "pong":
             return .pong(id: fields.id)
+        case "clock":
+            return .clock(monotonic: try fields.number("monotonic"), id: fields.id)
         case "ok":
             return .ok(cmd: try fields.optionalString("cmd") ?? "", id: fields.id)
         case "error":

@@ -19,6 +19,10 @@ extension StreamMessage {
         case .pong(let id):
             w.raw("{\"type\":\"pong\"")
             w.id(id)
+        case .clock(let monotonic, let id):
+            w.raw("{\"type\":\"clock\",\"monotonic\":")
+            w.number(monotonic)
+            w.id(id)
         case .ok(let cmd, let id):
             w.raw("{\"type\":\"ok\",\"cmd\":")
             w.string(cmd)

@@ -9,6 +9,8 @@ public enum StreamMessage: Sendable, Equatable {
     case event(TransitionUpdate)
     /// The reply to `ping`.
     case pong(id: RequestID?)
+    /// The reply to `clock`: the daemon's monotonic time, in seconds.
+    case clock(monotonic: Double, id: RequestID?)
     /// The reply to `state`: the same snapshot as `hello`.
     case state(StreamSnapshot, id: RequestID?)
     /// The reply to `dump`: each panel's flight recording.

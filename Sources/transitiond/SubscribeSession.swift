@@ -138,7 +138,7 @@ struct SubscribeSession {
                 throw Failure(.unavailable, "the daemon at \(path) refused the subscription: \(code): \(text)")
             }
             if view == nil { note("the daemon says: \(code): \(text)") }
-        case .state, .pong, .dump, .unknown:
+        case .state, .pong, .clock, .dump, .unknown:
             break
         }
         mirror.apply(message)

@@ -160,7 +160,7 @@ struct TerminalView {
             case .changed, .animating:
                 return nil
             }
-        case .state, .pong, .ok, .dump, .unknown:
+        case .state, .pong, .clock, .ok, .dump, .unknown:
             return nil
         }
     }

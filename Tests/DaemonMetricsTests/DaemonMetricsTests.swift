@@ -116,6 +116,18 @@ struct DaemonMetricsTests {
         #expect(lines.contains { $0.hasPrefix("transitiond_input_to_write_seconds_sum 0.0023") })
     }
 
+    @Test func touchToFrameSamplesGoToTheirTransportsHistogram() {
+        let metrics = MetricsExporter(live: true, version: "1")
+        let service = metrics.service
+        service.observeTouchToFrame(.webSocket, 40_000_000)      // 40 ms
+        service.observeTouchToFrame(.webSocket, 20_000_000)
+        service.observeTouchToFrame(.unixSocket, 3_000_000)
+        let lines = samples(String(decoding: service.render(reading()).body, as: UTF8.self))
+        #expect(lines.contains("transitiond_touch_to_frame_seconds_count{transport=\"websocket\"} 2"), "\(lines)")
+        #expect(lines.contains("transitiond_touch_to_frame_seconds_bucket{transport=\"websocket\",le=\"0.025\"} 1"), "\(lines)")
+        #expect(lines.contains("transitiond_touch_to_frame_seconds_count{transport=\"unix\"} 1"), "\(lines)")
+    }
+
     @Test func twoDaemonsInOneProcessKeepTheirOwnCounts() {
         let a = MetricsExporter(live: true, version: "1"), b = MetricsExporter(live: true, version: "1")
         _ = a.service.render(reading(ended: 3))

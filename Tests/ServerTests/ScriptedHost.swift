@@ -29,6 +29,8 @@ final class ScriptedHost: EngineHost, @unchecked Sendable {
     func setExclusions(_ rects: [ScreenRect]) { exclusions = rects }
     func reload(_ configuration: EngineConfiguration) -> [Int?] { [] }
     func streamIndex(of i: Int) -> Int { i }
+    /// The input time behind the events `emit` makes (ns, `CLOCK_MONOTONIC`; nil: none).
+    var emittingInputTime: Int64? = nil
     /// What `hello` and `state` say of the filter (nil: not filter mode).
     var filterStatus: FilterStatus? = nil
 

@@ -98,6 +98,9 @@ private struct Script {
         case .perform(let r): return "perform \(r.client.map { "\($0.number)" } ?? "-") \(r.command) on \(r.transition)"
         case .sendState(let id, _): return "state \(id.number)"
         case .sendDump(let id, _): return "dump \(id.number)"
+        case .sendClock(let id, _): return "clock \(id.number)"
+        case .joinFrames(let id, let transport, let reports):
+            return "frames \(id.number) \(transport.rawValue) " + reports.map { "\($0.seq)@\($0.presented)" }.joined(separator: ",")
         case .setExclusions(let rects):
             return "exclusions " + (rects.isEmpty ? "none" : rects.map { r in
                 [r.x0, r.y0, r.x1, r.y1].map { "\($0)" }.joined(separator: ",")
@@ -370,6 +373,22 @@ struct ServerStateMachineTests {
         #expect(s.to(stranger).first == "send ⟨{\"type\":\"pong\"}⏎⟩")
         s.say(friend, "{\"cmd\":\"drive\",\"transition\":\"back\",\"progress\":0.5}\n")
         #expect(s.request?.command == .drive(progress: 0.5))
+    }
+
+    /// `clock` is answered by the executor (it reads the clock); `frames`
+    /// goes to it to be joined, answered only when it has an id; anyone may send either.
+    @Test func clockAndFramesGoToTheExecutor() {
+        var s = Script(.init(policy: AccessPolicy(uids: [1000], gids: []), transitions: ["back"]))
+        let stranger = s.connect(uid: 4242)
+        s.say(stranger, "{\"cmd\":\"clock\",\"id\":1}\n")
+        #expect(s.last.first == "clock \(stranger.number)")
+        s.say(stranger, "{\"cmd\":\"frames\",\"frames\":[[7,12.5],[8,12.52]]}\n")
+        #expect(s.last.first == "frames \(stranger.number) unix 7@12.5,8@12.52" && !s.last.contains { $0.hasPrefix("send") })
+        s.say(stranger, "{\"cmd\":\"frames\",\"frames\":[[9,12.54]],\"id\":\"f\"}\n")
+        #expect(s.last.first == "frames \(stranger.number) unix 9@12.54")
+        #expect(s.to(stranger).contains("send ⟨{\"type\":\"ok\",\"cmd\":\"frames\",\"id\":\"f\"}⏎⟩"), "\(s.last)")
+        s.say(stranger, "{\"cmd\":\"frames\",\"frames\":[[0,1]]}\n")
+        #expect(s.to(stranger).first?.contains("\"code\":\"bad-field\"") == true, "seq 0 is no event's")
     }
 
     /// `run` to a snap point reaches the engine as one (by index or by

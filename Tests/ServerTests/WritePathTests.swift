@@ -81,11 +81,12 @@ private struct Rig {
     let host: ScriptedHost
     let server: TransitionServer
 
-    init(maxClients: Int = 16, backlogLimit: Int = 1 << 20, host: ScriptedHost = ScriptedHost()) {
+    init(maxClients: Int = 16, backlogLimit: Int = 1 << 20, host: ScriptedHost = ScriptedHost(),
+         metrics: MetricsService? = nil) {
         self.host = host
         let options = ServerOptions(socketPath: "/nonexistent/transitiond-test.sock", maxClients: maxClients,
                                     backlogLimit: backlogLimit)
-        server = TransitionServer(loop: loop, options: options, host: host, logger: Logger(label: "test"))
+        server = TransitionServer(loop: loop, options: options, host: host, logger: Logger(label: "test"), metrics: metrics)
         server.listenWithoutSocket()
     }
 
@@ -201,6 +202,40 @@ struct WritePathTests {
             return
         }
         #expect(snapshot.transitions.map(\.rest) == [1, nil] && snapshot.transitions[0].snapPoints == [0, 0.5, 1])
+    }
+
+    /// Touch to frame: `clock` answers with the daemon's monotonic time; a
+    /// frame report of a line that input made becomes a sample of the
+    /// client's transport, from that input's time to the frame.
+    @Test func clockAndFrameReportsMakeTouchToFrameSamples() throws {
+        final class Samples: @unchecked Sendable {
+            var taken: [(ClientTransport, Int64)] = []
+        }
+        let samples = Samples()
+        let metrics = MetricsService(render: { _ in ("text/plain", []) }, observeLatency: { _ in },
+                                     observeTouchToFrame: { samples.taken.append(($0, $1)) })
+        let rig = Rig(metrics: metrics)
+        let (channel, _) = try rig.connect()
+        _ = try lines(channel)
+        let before = monotonicSeconds()
+        try channel.writeInbound(ByteBuffer(string: "{\"cmd\":\"clock\",\"id\":1}\n"))
+        let reply = try #require(try lines(channel).first)
+        guard case .clock(let daemonTime, let id) = try StreamMessage.decode(line: reply) else {
+            Issue.record("not a clock reply: \(reply)")
+            return
+        }
+        #expect(id == 1 && daemonTime >= before - 1e-6 && daemonTime <= monotonicSeconds() + 1e-6, "\(reply)")
+        // A line input made 30 ms ago, and one an animation frame made (no input).
+        rig.host.emittingInputTime = Int64((monotonicSeconds() - 0.030) * 1e9)
+        let touched = rig.host.emit(.changed)
+        rig.host.emittingInputTime = nil
+        let animated = rig.host.emit(.animating)
+        _ = try lines(channel)
+        let presented = monotonicSeconds()
+        try channel.writeInbound(ByteBuffer(string: "{\"cmd\":\"frames\",\"frames\":[[\(touched[0]),\(presented)],[\(animated[0]),\(presented)]]}\n"))
+        #expect(try lines(channel).isEmpty, "no reply without an id")
+        #expect(samples.taken.count == 1 && samples.taken[0].0 == .unixSocket, "\(samples.taken)")
+        #expect(samples.taken.first.map { abs(Double($0.1) / 1e9 - 0.030) < 0.001 } == true, "\(samples.taken)")
     }
 
     @Test func aFullSocketHoldsTheBatchThenLaterLinesFollowItInOrder() throws {
@@ -407,4 +442,11 @@ struct UnixSocketTransportTests {
     @Test func acceptsOnItsOwnSocketAndRemovesItsFile() throws { try run(inherited: false) }
 
     @Test func acceptsOnAPassedListeningSocketAndLeavesItsFile() throws { try run(inherited: true) }
+}
+
+/// `CLOCK_MONOTONIC` now, in seconds (the daemon's clock for `clock` and frames).
+private func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }

@@ -48,6 +48,7 @@ struct ProtocolDocTests {
             case .state: #expect(type == "state")
             case .event(let update): #expect(update.kind.rawValue == type)
             case .pong: #expect(type == "pong")
+            case .clock: #expect(type == "clock")
             case .ok: #expect(type == "ok")
             case .error: #expect(type == "error")
             case .dump: #expect(type == "dump")
@@ -75,7 +76,7 @@ struct ProtocolDocTests {
                 #expect(Self.page.contains("`\(text)`"), "\(line) is refused with \(text), which the page does not show")
             }
         }
-        #expect(names == ["subscribe", "ping", "state", "run", "drive", "release", "cancel", "enable", "dump", "reload", "exclude", "filter_regions"])
+        #expect(names == ["subscribe", "ping", "state", "clock", "frames", "run", "drive", "release", "cancel", "enable", "dump", "reload", "exclude", "filter_regions"])
     }
 
     /// The error codes the page lists are the code's.

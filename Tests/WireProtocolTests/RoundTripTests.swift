@@ -39,7 +39,7 @@ struct RoundTripTests {
                                                      calibrationFrom: "none"))),
             .hello(StreamSnapshot(transitions: [], filter: FilterStatus(hold: 0))),
             .state(snapshot, id: nil), .state(snapshot, id: 8), .state(StreamSnapshot(transitions: [], seq: 0), id: "s"),
-            .pong(id: nil), .pong(id: 7), .pong(id: .number(-RequestID.largestNumber)), .pong(id: "a\"b"),
+            .pong(id: nil), .pong(id: 7), .clock(monotonic: 52731.184306, id: 1), .clock(monotonic: 0, id: nil), .pong(id: .number(-RequestID.largestNumber)), .pong(id: "a\"b"),
             .ok(cmd: "drive", id: nil), .ok(cmd: "subscribe", id: "s1"),
             .error(code: "backlog", message: "you fell behind", cmd: nil, id: nil),
             .error(code: "bad-field", message: "'progress' must be …", cmd: "drive", id: 3),
@@ -79,7 +79,9 @@ struct RoundTripTests {
     }
 
     static let commands: [ClientCommand] = [
-        .subscribe(transitions: []), .subscribe(transitions: ["back", "ho\"me"]), .ping, .state, .reload, .dump,
+        .subscribe(transitions: []), .subscribe(transitions: ["back", "ho\"me"]), .ping, .state, .reload, .dump, .clock,
+        .frames([FrameReport(seq: 1, presented: 0)]),
+        .frames([FrameReport(seq: 231, presented: 52731.2015), FrameReport(seq: (1 << 53) - 1, presented: -3.5)]),
         .run(transition: "home", to: .finish), .run(transition: "home", to: .cancel),
         .run(transition: "carousel", to: .point(0.5)), .run(transition: "carousel", to: .point(0)),
         .run(transition: "carousel", to: .point(1)), .run(transition: "carousel", to: .index(0)),
@@ -108,8 +110,9 @@ struct RoundTripTests {
     /// reading commands go without permission.
     @Test func commandNames() {
         #expect(Set(Self.commands.map(\.name)) == ["subscribe", "ping", "state", "run", "drive", "release", "cancel",
-                                                    "enable", "reload", "dump", "exclude", "filter_regions"])
-        #expect(Self.commands.filter { !$0.changesState }.map(\.name) == ["subscribe", "subscribe", "ping", "state"])
+                                                    "enable", "reload", "dump", "exclude", "filter_regions", "clock", "frames"])
+        #expect(Self.commands.filter { !$0.changesState }.map(\.name) == ["subscribe", "subscribe", "ping", "state", "clock",
+                                                                          "frames", "frames"])
     }
 
     /// A refusal the decoder gives is an `error` reply that reads back with

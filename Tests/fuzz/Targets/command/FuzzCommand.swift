@@ -52,7 +52,10 @@ private func check(_ result: Result<(ClientCommand, RequestID?), CommandError>) 
                           "a filter region out of the screen or empty: \(r)")
                 fuzzCheck(Set(r.block ?? []).count == (r.block ?? []).count, "a gesture named twice: \(r)")
             }
-        case .subscribe, .ping, .state, .reload, .dump:
+        case .frames(let reports):
+            fuzzCheck((1...FrameReport.batchLimit).contains(reports.count), "\(reports.count) frame reports")
+            fuzzCheck(reports.allSatisfy { $0.seq >= 1 && $0.presented.isFinite }, "a frame report of no event: \(reports)")
+        case .subscribe, .ping, .state, .reload, .dump, .clock:
             break
         }
     case .failure(let error):
