@@ -54,7 +54,7 @@ while events < limit {
         events += 1
         let values = update.values.map { "\($0.property)=\($0.value)" }.joined(separator: " ")
         print("\(update.transition) \(update.kind) progress \(update.progress) \(values)")
-    case .pong, .state, .ok, .error, .dump, .unknown:
+    case .pong, .clock, .state, .ok, .error, .dump, .unknown:
         break
     }
 }
