@@ -121,12 +121,14 @@ public final class ReplayHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
         var steps = 0
         var due: Double?
         while let t = session.nextActivity, steps < 512, driver.isDue(t) {
+            let fed = session.framesFed
             session.step(into: &buffer)
-            due = t
+            // An input frame's step (not an animation frame's).
+            if session.framesFed != fed { due = t }
             steps += 1
         }
         if !buffer.isEmpty {
-            // The latency the metrics measure starts when the newest step was due.
+            // The latency the metrics measure starts when the newest input step was due.
             if paced, let due { emittingInputTime = driver.timeline.instant(of: due).nanoseconds }
             emit(buffer)
             emittingInputTime = nil

@@ -313,7 +313,13 @@ public final class TransitionServer: @unchecked Sendable {
         let lines = events.map(encodeLine)
         if metrics != nil, !performing { latencyStart = host.emittingInputTime }
         if metrics != nil, let input = host.emittingInputTime {
-            for event in events { frames.note(seq: event.seq, inputTime: input) }
+            // Only what input made: an animation frame in the same batch is time's.
+            for event in events {
+                switch event.kind {
+                case .began, .changed, .ended: frames.note(seq: event.seq, inputTime: input)
+                case .animating, .finished, .cancelled: continue
+                }
+            }
         }
         input { $0.engineEvents(lines, into: &$1) }
         latencyStart = nil
