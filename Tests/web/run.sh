@@ -81,7 +81,7 @@ client_seconds=$(seconds $(( $(ms) - start )))
 
 if [[ $run_chromium == 1 ]]; then
   start=$(ms)
-  run_group chromium Tests/web/chromium.test.mjs Tests/web/chromium-snap.test.mjs
+  run_group chromium Tests/web/chromium.test.mjs Tests/web/chromium-snap.test.mjs Tests/web/chromium-frames.test.mjs
   chromium_seconds=$(seconds $(( $(ms) - start )))
   echo "web: client tests ${client_seconds} s; chromium adds ${chromium_seconds} s; screenshots in $WEB_ARTIFACTS"
 else
