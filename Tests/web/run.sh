@@ -76,12 +76,12 @@ run_group() {
 ms() { echo $(( $(date +%s%N) / 1000000 )); }
 seconds() { printf '%d.%d' $(( $1 / 1000 )) $(( $1 % 1000 / 100 )); }
 start=$(ms)
-run_group client Tests/web/client.test.mjs Tests/web/client-snap.test.mjs
+run_group client Tests/web/client.test.mjs Tests/web/client-snap.test.mjs Tests/web/client-frames.test.mjs
 client_seconds=$(seconds $(( $(ms) - start )))
 
 if [[ $run_chromium == 1 ]]; then
   start=$(ms)
-  run_group chromium Tests/web/chromium.test.mjs Tests/web/chromium-snap.test.mjs
+  run_group chromium Tests/web/chromium.test.mjs Tests/web/chromium-snap.test.mjs Tests/web/chromium-frames.test.mjs
   chromium_seconds=$(seconds $(( $(ms) - start )))
   echo "web: client tests ${client_seconds} s; chromium adds ${chromium_seconds} s; screenshots in $WEB_ARTIFACTS"
 else

@@ -114,7 +114,7 @@ export interface TransitionEvent {
 }
 
 export interface Reply {
-  type: 'pong' | 'ok' | 'state' | 'error';
+  type: 'pong' | 'ok' | 'state' | 'clock' | 'error';
   id?: number | string;
   cmd?: string;
   code?: string;
@@ -133,6 +133,8 @@ export type Command =
   | { cmd: 'cancel'; transition: string; id?: number | string }
   | { cmd: 'enable'; transition: string; enabled: boolean; id?: number | string }
   | { cmd: 'reload'; id?: number | string }
+  | { cmd: 'clock'; id?: number | string }
+  | { cmd: 'frames'; frames: [number, number][]; id?: number | string }
   | { cmd: 'exclude'; rects: [number, number, number, number][]; id?: number | string }
   | { cmd: 'filter_regions'; regions: { x: [number, number]; y: [number, number]; max_contacts?: number; block?: string[] }[] | null; id?: number | string }
   | { cmd: string; id?: number | string; [key: string]: unknown };
@@ -205,6 +207,23 @@ export interface ClientOptions {
   maxExtrapolation?: number;
   /** Seconds of samples kept per transition (default 0.5). */
   keepSamples?: number;
+  /**
+   * Report presented frames to the daemon (touch to frame; default true).
+   * Only where there are animation frames (`requestAnimationFrame`): the
+   * client then agrees clocks with the daemon (`clock`) and sends `frames`.
+   */
+  reportFrames?: boolean;
+  /** Frames per `frames` command (1…64, default 8); sooner when a frame shows nothing new. */
+  frameBatch?: number;
+  /** `clock` exchanges per estimate (default 5)… */
+  clockExchanges?: number;
+  /** …this many seconds apart (default 0.05)… */
+  clockSpacing?: number;
+  /** …and again every this many seconds (default 30). */
+  clockInterval?: number;
+  /** The animation-frame scheduler (default: the global `requestAnimationFrame`). */
+  requestAnimationFrame?: (callback: (now: number) => void) => unknown;
+  cancelAnimationFrame?: (handle: any) => void;
 }
 
 export interface CloseInfo {
@@ -231,6 +250,10 @@ export interface ClientEventMap {
   error: Reply;
   message: Record<string, unknown>;
   'protocol-error': { text: string };
+  /** A `clock` exchange came back: the estimate now (seconds), and that exchange's round trip. */
+  clock: { offset: number; uncertainty: number; roundTrip: number };
+  /** A `frames` command was sent: its [seq, daemon time] pairs. */
+  frames: { frames: [number, number][] };
 }
 
 export declare class TransitiondEvent<T = unknown> extends Event {
@@ -251,6 +274,12 @@ export declare class TransitiondClient extends EventTarget {
   readonly lastTime: number;
   /** Page seconds − daemon seconds for this connection (min of arrival − time). */
   readonly clockOffset: number | undefined;
+  /** Daemon CLOCK_MONOTONIC seconds − page seconds (`clock` exchanges; only while reporting frames). */
+  readonly daemonOffset: number | undefined;
+  /** Half the round trip of the exchange that gave `daemonOffset`, seconds. */
+  readonly daemonOffsetUncertainty: number | undefined;
+  /** [seq, time] pairs sent in `frames` commands so far. */
+  readonly framesReported: number;
   readonly connections: number;
   readonly connected: boolean;
   readonly transitions: string[];

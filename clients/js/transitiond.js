@@ -18,7 +18,7 @@
 export const PROTOCOL = 1;
 
 const TRANSITION_EVENTS = new Set(['began', 'changed', 'ended', 'animating', 'finished', 'cancelled']);
-const REPLY_TYPES = new Set(['pong', 'ok', 'state', 'error']);
+const REPLY_TYPES = new Set(['pong', 'ok', 'state', 'clock', 'error']);
 
 const DEFAULTS = Object.freeze({
   transitions: null,
@@ -29,7 +29,20 @@ const DEFAULTS = Object.freeze({
   maxExtrapolation: 1 / 60,
   keepSamples: 0.5,
   protocols: undefined,
+  reportFrames: true,
+  frameBatch: 8,
+  clockExchanges: 5,
+  clockSpacing: 0.05,
+  clockInterval: 30,
+  requestAnimationFrame: undefined,
+  cancelAnimationFrame: undefined,
 });
+
+/** Clock exchanges kept to choose the estimate from, and for how long (s). */
+const CLOCK_WINDOW = 16;
+const CLOCK_MAX_AGE = 60;
+/** At most this many [seq, time] pairs in one `frames` command (the daemon's limit). */
+const MAX_FRAME_PAIRS = 64;
 
 const nowMs = () => globalThis.performance.now();
 
@@ -140,6 +153,18 @@ export class TransitiondClient extends EventTarget {
      * undefined until the first event.
      */
     this.clockOffset = undefined;
+    /**
+     * Daemon clock − page clock, in seconds (`performance.now()` / 1000 +
+     * this = the daemon's `CLOCK_MONOTONIC`), for this connection, from its
+     * `clock` exchanges: of the recent ones, the one with the least round
+     * trip wins; undefined until one has come back. Only estimated while
+     * frames are reported (see `reportFrames`).
+     */
+    this.daemonOffset = undefined;
+    /** Half the winning exchange's round trip, seconds (undefined with no estimate). */
+    this.daemonOffsetUncertainty = undefined;
+    /** [seq, time] pairs sent in `frames` commands so far (every connection). */
+    this.framesReported = 0;
     /** Connections opened so far. */
     this.connections = 0;
     this._entries = new Map();
@@ -149,6 +174,7 @@ export class TransitiondClient extends EventTarget {
     this._timer = null;
     this._nextId = 1;
     this._pending = new Map();
+    this._reporter = null;
     for (const name of this.options.transitions || []) this._entries.set(name, freshEntry(name));
   }
 
@@ -247,6 +273,7 @@ export class TransitiondClient extends EventTarget {
       pending.reject(new Error('connection closed before the reply'));
     }
     this._pending.clear();
+    this._stopReporting();
     this._cancelInFlight();
     const willReconnect = this._wanted && this.options.reconnect;
     this._emit('close', { ...info, willReconnect });
@@ -288,6 +315,7 @@ export class TransitiondClient extends EventTarget {
     if (type === 'hello') {
       this._attempt = 0; // a good connection: the next wait starts again from `initial`
       this._applySnapshot(message, true);
+      if (this._ws && (!this._reporter || this._reporter.ws !== this._ws)) this._startReporting(this._ws);
       this._emit('hello', message);
       if (this.options.transitions && this.options.transitions.length) {
         this.send({ cmd: 'subscribe', transitions: this.options.transitions }).catch(() => {});
@@ -297,6 +325,9 @@ export class TransitiondClient extends EventTarget {
     if (TRANSITION_EVENTS.has(type) && typeof message.transition === 'string') {
       if (this.options.transitions && !this.options.transitions.includes(message.transition)) return;
       this._applyEvent(message, at);
+      if (this._reporter && typeof message.seq === 'number' && !message.synthetic && message.seq > this._reporter.applied) {
+        this._reporter.applied = message.seq;
+      }
       this._emit('event', message);
       this._emit(type, message);
       return;
@@ -532,6 +563,126 @@ export class TransitiondClient extends EventTarget {
         `run: 'to' must be 'finish', 'cancel', a snap point (a number) or {index: k} (got ${JSON.stringify(to)})`));
     }
     return this.send({ cmd: 'run', transition, ...where, ...(id === undefined ? {} : { id }) });
+  }
+
+  // -- touch to frame ---------------------------------------------------------
+
+  /**
+   * The connection `ws` has its `hello`: where there are animation frames
+   * (`requestAnimationFrame`, a browser's or `options.requestAnimationFrame`)
+   * and `reportFrames` is on, agree clocks with the daemon (`clock`
+   * exchanges: `clockExchanges` of them `clockSpacing` s apart, again every
+   * `clockInterval` s) and report presented frames (`frames`).
+   */
+  _startReporting(ws) {
+    this._stopReporting();
+    const raf = this.options.requestAnimationFrame
+      || (globalThis.requestAnimationFrame ? (f) => globalThis.requestAnimationFrame(f) : undefined);
+    if (!this.options.reportFrames || typeof raf !== 'function') return;
+    const caf = this.options.cancelAnimationFrame
+      || (globalThis.cancelAnimationFrame ? (h) => globalThis.cancelAnimationFrame(h) : () => {});
+    const r = {
+      ws, raf, caf, handle: undefined, timer: null, stopped: false,
+      exchanges: [], applied: 0, framed: 0, shown: undefined, pending: [],
+    };
+    this._reporter = r;
+    this.daemonOffset = undefined;
+    this._clockBurst(r, 0);
+    const loop = (now) => {
+      if (r.stopped) return;
+      this._frame(r, now);
+      r.handle = raf(loop);
+    };
+    r.handle = raf(loop);
+  }
+
+  _stopReporting() {
+    const r = this._reporter;
+    if (!r) return;
+    r.stopped = true;
+    if (r.timer) clearTimeout(r.timer);
+    if (r.handle !== undefined) r.caf(r.handle);
+    this._reporter = null;
+    this.daemonOffset = undefined;
+    this.daemonOffsetUncertainty = undefined;
+  }
+
+  /** The `k`-th exchange of a burst; the next one follows it (or the next burst). */
+  _clockBurst(r, k) {
+    r.timer = null;
+    if (r.stopped) return;
+    const next = () => {
+      if (r.stopped) return;
+      const last = k + 1 >= Math.max(1, this.options.clockExchanges);
+      const wait = last ? this.options.clockInterval : this.options.clockSpacing;
+      r.timer = setTimeout(() => this._clockBurst(r, last ? 0 : k + 1), wait * 1000);
+    };
+    const t0 = nowMs();
+    this.send({ cmd: 'clock' }).then((reply) => {
+      if (r.stopped) return;
+      this._clockExchange(r, t0 / 1000, reply.monotonic, reply.receivedAt / 1000);
+      next();
+    }, (error) => {
+      // A daemon without `clock` (older than protocol.md's `clock`): no
+      // estimate, so no frames reported on this connection.
+      if (error instanceof CommandError && error.code === 'unknown-command') return;
+      next();
+    });
+  }
+
+  /**
+   * One exchange: asked at `t0`, answered with the daemon's `ts`, the answer
+   * came at `t1` (t0, t1 page seconds). The daemon is ahead by
+   * ts − (t0 + t1) / 2, within half the round trip; of the last
+   * `CLOCK_WINDOW` exchanges (none older than `CLOCK_MAX_AGE` s) the one
+   * with the least round trip wins.
+   */
+  _clockExchange(r, t0, ts, t1) {
+    if (![t0, ts, t1].every(Number.isFinite) || t1 < t0) return;
+    const exchange = { end: t1, offset: ts - (t0 + t1) / 2, half: (t1 - t0) / 2 };
+    r.exchanges = r.exchanges.filter((e) => t1 - e.end <= CLOCK_MAX_AGE);
+    if (r.exchanges.length >= CLOCK_WINDOW) r.exchanges.shift();
+    r.exchanges.push(exchange);
+    let best = r.exchanges[0];
+    for (const e of r.exchanges) if (e.half < best.half) best = e;
+    this.daemonOffset = best.offset;
+    this.daemonOffsetUncertainty = best.half;
+    this._emit('clock', { offset: best.offset, uncertainty: best.half, roundTrip: t1 - t0 });
+  }
+
+  /**
+   * One animation frame, at `now` (its timestamp, ms on the page's clock).
+   * The newest line applied before the previous frame's callback was shown
+   * by that frame, presented now: [its seq, now on the daemon's clock] is
+   * reported (once the offset is known; frames before are not). The newest
+   * line applied since is shown by this frame. Reports go `frameBatch`
+   * frames at a time, and at once when a frame shows nothing new.
+   */
+  _frame(r, now) {
+    if (r.shown !== undefined) {
+      if (this.daemonOffset !== undefined) {
+        r.pending.push([r.shown, Math.round((now / 1000 + this.daemonOffset) * 1e6) / 1e6]);
+      }
+      r.shown = undefined;
+    }
+    if (r.applied > r.framed) {
+      r.shown = r.applied;
+      r.framed = r.applied;
+    }
+    const batch = Math.min(MAX_FRAME_PAIRS, Math.max(1, this.options.frameBatch));
+    if (r.pending.length >= batch || (r.pending.length && r.shown === undefined)) this._sendFrames(r);
+  }
+
+  _sendFrames(r) {
+    const frames = r.pending.splice(0, MAX_FRAME_PAIRS);
+    if (!frames.length || this._ws !== r.ws || !this.connected) return;
+    try {
+      r.ws.send(JSON.stringify({ cmd: 'frames', frames }));
+    } catch {
+      return;
+    }
+    this.framesReported += frames.length;
+    this._emit('frames', { frames });
   }
 
   // -- events -----------------------------------------------------------------
