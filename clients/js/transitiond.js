@@ -18,6 +18,8 @@
 export const PROTOCOL = 1;
 
 const TRANSITION_EVENTS = new Set(['began', 'changed', 'ended', 'animating', 'finished', 'cancelled']);
+/** The lines a touch makes, which touch to frame measures. */
+const TOUCH_EVENTS = new Set(['began', 'changed', 'ended']);
 const REPLY_TYPES = new Set(['pong', 'ok', 'state', 'clock', 'error']);
 
 const DEFAULTS = Object.freeze({
@@ -325,7 +327,10 @@ export class TransitiondClient extends EventTarget {
     if (TRANSITION_EVENTS.has(type) && typeof message.transition === 'string') {
       if (this.options.transitions && !this.options.transitions.includes(message.transition)) return;
       this._applyEvent(message, at);
-      if (this._reporter && typeof message.seq === 'number' && !message.synthetic && message.seq > this._reporter.applied) {
+      // Only what a touch made joins (began, changed, ended): an animation
+      // frame's line is time's, and reporting it would hide the touch's.
+      if (this._reporter && TOUCH_EVENTS.has(type) && typeof message.seq === 'number' && !message.synthetic
+          && message.seq > this._reporter.applied) {
         this._reporter.applied = message.seq;
       }
       this._emit('event', message);
