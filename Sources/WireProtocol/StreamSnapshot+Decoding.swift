@@ -54,7 +54,7 @@ extension Fields {
                               transitions: transitions, active: active,
                               seq: try optionalSeq(),
                               input: input, devices: devices, geometry: try geometry(),
-                              exclusions: try exclusions(), filter: try filter())
+                              exclusions: try exclusions(), filter: try filter(), latency: try latency())
     }
 
     /// `"exclusions":[[x0,y0,x1,y1],…]`, empty when absent.

@@ -58,6 +58,7 @@ extension StreamSnapshot {
             w.rects(exclusions)
         }
         if let filter { filter.encode(into: w) }
+        if let latency, !latency.isEmpty { latency.encode(into: w) }
         w.id(id)
     }
 }

@@ -22,11 +22,15 @@ public struct StreamSnapshot: Sendable, Equatable {
     public var exclusions: [ExclusionRect]
     /// What the touch filter does (filter mode only; nil otherwise).
     public var filter: FilterStatus?
+    /// The last minute's touch-to-frame and input-to-write times (`state`
+    /// of a daemon with metrics on; nil when there is nothing to say).
+    public var latency: LatencyStatus?
 
     public init(protocolVersion: Int? = nil, version: String? = nil, transitions: [TransitionInfo],
                 active: [ActiveTransition] = [], seq: UInt64? = nil, input: InputStatus? = nil,
                 devices: [InputDevice] = [], geometry: Geometry? = nil, exclusions: [ExclusionRect] = [],
-                filter: FilterStatus? = nil) {
+                filter: FilterStatus? = nil, latency: LatencyStatus? = nil) {
+        self.latency = latency
         self.exclusions = exclusions
         self.filter = filter
         self.protocolVersion = protocolVersion
