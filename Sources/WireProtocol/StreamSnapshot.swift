@@ -22,11 +22,15 @@ public struct StreamSnapshot: Sendable, Equatable {
     public var exclusions: [ExclusionRect]
     /// What the touch filter does (filter mode only; nil otherwise).
     public var filter: FilterStatus?
+    /// Every attached panel's health (live input only; empty otherwise,
+    /// and the field is then absent).
+    public var panels: [PanelStatus]
 
     public init(protocolVersion: Int? = nil, version: String? = nil, transitions: [TransitionInfo],
                 active: [ActiveTransition] = [], seq: UInt64? = nil, input: InputStatus? = nil,
                 devices: [InputDevice] = [], geometry: Geometry? = nil, exclusions: [ExclusionRect] = [],
-                filter: FilterStatus? = nil) {
+                filter: FilterStatus? = nil, panels: [PanelStatus] = []) {
+        self.panels = panels
         self.exclusions = exclusions
         self.filter = filter
         self.protocolVersion = protocolVersion
