@@ -101,7 +101,7 @@ let package = Package(
         // Prometheus metrics (swift-metrics with the swift-prometheus backend): the server's, the
         // host's and the engine's counts, published at each scrape.
         .target(name: "DaemonMetrics", dependencies: [
-            "Engine", "ServerPorts",
+            "Engine", "ServerPorts", "WireProtocol",
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
@@ -153,7 +153,7 @@ let package = Package(
             .product(name: "NIOWebSocket", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "DaemonMetricsTests", dependencies: ["DaemonMetrics", "ServerPorts", "Engine"]),
+        .testTarget(name: "DaemonMetricsTests", dependencies: ["DaemonMetrics", "ServerPorts", "Engine", "WireProtocol"]),
         .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "Engine", "WireProtocol"]),
         .testTarget(name: "TransitionConfigTests", dependencies: ["TransitionConfig", "Engine", "TouchFilter", "TestSupport"]),
         .testTarget(name: "WireFormatTests", dependencies: ["WireFormat", "TestSupport"]),

@@ -58,6 +58,15 @@ public enum MetricNames {
     public static let flightRecorderBytes = MetricDeclaration(
         name: "transitiond_flight_recorder_bytes", kind: .gauge,
         help: "Bytes the flight recorder's rings hold now.")
+    public static let panelReportRate = MetricDeclaration(
+        name: "transitiond_panel_report_rate_hz", kind: .gauge,
+        help: "A panel's report rate while a contact moves, over its recent report intervals: quantile 0.5 (the median) and 0.05 (the rate it keeps 95 % of the time), by panel.")
+    public static let panelReportJitter = MetricDeclaration(
+        name: "transitiond_panel_report_jitter_seconds", kind: .gauge,
+        help: "The interquartile range of a panel's recent report intervals while a contact moves, by panel.")
+    public static let panelDegraded = MetricDeclaration(
+        name: "transitiond_panel_degraded", kind: .gauge,
+        help: "1 while a panel's median report rate while touched is below [input] min_report_rate, else 0, by panel.")
     public static let inputToWrite = MetricDeclaration(
         name: "transitiond_input_to_write_seconds", kind: .histogram,
         help: "From an input event (its kernel timestamp; in a paced replay, when the step was due) to the first client write of the events it caused.")
@@ -96,6 +105,7 @@ public enum MetricNames {
     public static let all: [MetricDeclaration] = [
         transitionsBegan, transitionsEnded, candidatesRejected,
         inputEvents, inputFrames, inputResyncs, ghostTouches, stuckContacts, touchesWithheld, devicesLost, devicesAttached, inputWaiting, flightRecorderBytes,
+        panelReportRate, panelReportJitter, panelDegraded,
         inputToWrite,
         touchToFrame,
         clients, connections, connectionsRefused, linesCoalesced, backlogDisconnects, commands,

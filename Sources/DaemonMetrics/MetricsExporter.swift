@@ -2,6 +2,7 @@ import CoreMetrics
 import Prometheus
 import Engine
 import ServerPorts
+import WireProtocol
 
 /// The daemon's Prometheus metrics, through swift-metrics with the
 /// swift-prometheus backend: a registry of its own (no global bootstrap,
@@ -30,6 +31,9 @@ public final class MetricsExporter: @unchecked Sendable {
     /// Counters by series, and the value each was last brought up to.
     private var counters: [Series: (counter: CoreMetrics.Counter, published: Int)] = [:]
     private var gauges: [Series: CoreMetrics.Gauge] = [:]
+    /// The panels' gauges: a panel's go when it does (labelled by its
+    /// path, so that one panel replugged as another node leaves no series behind).
+    private var panelGauges: [Series: CoreMetrics.Gauge] = [:]
 
     /// One time series: a metric and its labels, in order.
     private struct Series: Hashable {
@@ -105,6 +109,7 @@ public final class MetricsExporter: @unchecked Sendable {
             gauge(MetricNames.devicesAttached, [], host.devicesAttached)
             gauge(MetricNames.inputWaiting, [], host.devicesAttached == 0 ? 1 : 0)
             gauge(MetricNames.flightRecorderBytes, [], host.flightRecorderBytes)
+            publishPanels(host.panels)
         }
         for transport in [ClientTransport.unixSocket, .webSocket] {
             let labels = [("transport", transport.rawValue)]
@@ -116,6 +121,33 @@ public final class MetricsExporter: @unchecked Sendable {
         count(MetricNames.backlogDisconnects, [], server.backlogDisconnects)
         for (command, count) in server.commands {
             self.count(MetricNames.commands, [("command", command.name), ("result", command.result)], count)
+        }
+    }
+
+    /// Each attached panel's health gauges; those of panels gone, or of
+    /// values not measured yet, are removed.
+    private func publishPanels(_ panels: [PanelStatus]) {
+        var now: [Series: Double] = [:]
+        func set(_ metric: MetricDeclaration, _ labels: [(String, String)], _ value: Double?) {
+            guard let value else { return }
+            now[Series(name: metric.name, labels: labels.map { Label(name: $0.0, value: $0.1) })] = value
+        }
+        for panel in panels {
+            let name = ("panel", panel.path)
+            set(MetricNames.panelReportRate, [name, ("quantile", "0.5")], panel.reportRate)
+            set(MetricNames.panelReportRate, [name, ("quantile", "0.05")], panel.reportRateP5)
+            set(MetricNames.panelReportJitter, [name], panel.jitterMilliseconds.map { $0 / 1000 })
+            set(MetricNames.panelDegraded, [name], panel.degraded ? 1 : 0)
+        }
+        for (series, gauge) in panelGauges where now[series] == nil {
+            gauge.destroy()
+            panelGauges[series] = nil
+        }
+        for (series, value) in now {
+            let gauge = panelGauges[series]
+                ?? CoreMetrics.Gauge(label: series.name, dimensions: series.labels.map { ($0.name, $0.value) }, factory: factory)
+            panelGauges[series] = gauge
+            gauge.record(value)
         }
     }
 

@@ -68,13 +68,14 @@ public struct EventEncoder: Sendable {
     /// snapshot; `input` the live daemon's `"input":…` fields; `exclusions`
     /// the exclusion regions in force; `filter` what filter mode's filter does.
     public func hello(type: HelloType = .hello, active: [TransitionEngine.Snapshot], seq: UInt64? = nil,
-                      input: [(key: String, value: String)] = [], geometry: ScreenGeometry? = nil,
+                      input: HostInputStatus = [], geometry: ScreenGeometry? = nil,
                       devices: [(source: Int, path: String, name: String)] = [], exclusions: [ScreenRect] = [],
                       filter: FilterStatus? = nil, rests: [Double?] = [], id: RequestID? = nil,
                       into w: JSONWriter) {
         var snapshot = self.snapshot(active: active, seq: seq, input: input, geometry: geometry, devices: devices,
                                      exclusions: exclusions, rests: rests)
         snapshot.filter = filter
+        snapshot.panels = input.panels
         (type == .hello ? StreamMessage.hello(snapshot) : .state(snapshot, id: id)).encode(into: w)
     }
 
@@ -82,7 +83,7 @@ public struct EventEncoder: Sendable {
     public enum HelloType: Sendable { case hello, state }
 
     /// The engine's picture as the wire's snapshot.
-    public func snapshot(active: [TransitionEngine.Snapshot], seq: UInt64?, input: [(key: String, value: String)],
+    public func snapshot(active: [TransitionEngine.Snapshot], seq: UInt64?, input: HostInputStatus,
                          geometry: ScreenGeometry?, devices: [(source: Int, path: String, name: String)],
                          exclusions: [ScreenRect] = [], rests: [Double?] = []) -> StreamSnapshot {
         StreamSnapshot(
@@ -98,7 +99,7 @@ public struct EventEncoder: Sendable {
                     target: snapshot.target,
                     values: tracks[span].map { PropertyValue($0.property, $0.value(at: snapshot.progress)) })
             },
-            seq: seq, input: InputStatus(input), devices: devices.map { InputDevice(source: $0.source, path: $0.path, name: $0.name) },
+            seq: seq, input: InputStatus(input.fields), devices: devices.map { InputDevice(source: $0.source, path: $0.path, name: $0.name) },
             geometry: geometry.flatMap(Geometry.init),
             exclusions: exclusions.map { ExclusionRect($0.x0, $0.y0, $0.x1, $0.y1) })
     }

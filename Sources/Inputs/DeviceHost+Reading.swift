@@ -35,6 +35,11 @@ extension DeviceHost {
     /// The `[filter]` rules, for the panels attached from now on: filter
     /// mode's copies apply them all; in every mode the engine's frames
     /// apply `palm_mm` and `stuck_after`.
+    /// `[input] min_report_rate` (Hz): below it, a panel is degraded. Set before the input starts.
+    public var minReportRate: Double {
+        get { machine.settings.health.minReportRate }
+        set { machine.settings.health.minReportRate = newValue }
+    }
     public var filterRules: FilterRules {
         get { machine.settings.filterRules }
         set { machine.settings.filterRules = newValue }
@@ -51,7 +56,7 @@ extension DeviceHost {
     public var rests: [Double?] { machine.engine.rests }
     public var geometry: ScreenGeometry? { machine.geometry }
     public var statusText: String { machine.statusText }
-    public var inputStatus: [(key: String, value: String)] { machine.inputStatus }
+    public var inputStatus: HostInputStatus { HostInputStatus(fields: machine.inputStatus, panels: machine.panelStatus) }
     public var inputDevices: [(source: Int, path: String, name: String)] { machine.inputDevices }
     /// Filter mode: what the filter does now (`hello`'s `filter`); nil otherwise.
     public var filterStatus: FilterStatus? { machine.filterStatus(at: driver.now) }

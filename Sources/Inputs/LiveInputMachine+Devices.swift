@@ -28,6 +28,7 @@ extension LiveInputMachine {
             return
         }
         geometries[source] = geometry
+        health[source] = PanelHealth(settings: settings.health)
         if resolvesLengths { lengthsSource = source }
         devices[source] = attached
         engine.nameSource(source, attached.names)
@@ -63,6 +64,7 @@ extension LiveInputMachine {
         for i in copies.indices where copies[i].user == source { copies[i].user = nil }
         assemblers[source] = nil
         lastEventTimes[source] = nil
+        health[source] = nil
         devices[source] = nil
         geometries[source] = nil
         engine.nameSource(source, nil)

@@ -29,12 +29,14 @@ extension LiveInputMachine {
             if event.type == EventCode.EV_SYN && event.code == EventCode.SYN_DROPPED {
                 resyncPending.insert(source)
                 counters.resyncs += 1
+                health[source]?.resynced()
                 out.log(.notice, "SYN_DROPPED on \(devices[source]?.path ?? "the device"): the kernel dropped events; resynchronised from the device state (resync \(counters.resyncs))")
                 continue
             }
             let filterFrame = filter?.feed(event) ?? false
             guard frames.feed(event) else { continue }
             counters.frames += 1
+            judgeHealth(of: source, frames.frame, into: &out)
             // A predicted ghost tap is held from the engine as from the copy.
             let seen = filterFrame ? filter?.engineFrame(frames) : nil
             if resyncPending.remove(source) != nil {
@@ -47,6 +49,7 @@ extension LiveInputMachine {
                 if filter?.hasNews == true, let news = filter?.news(device: devices[source]?.path ?? "the panel",
                                                                      at: frames.frame.time, into: &out) {
                     counters.ghostTouches += news.quarantined
+                    health[source]?.ghostTouchesQuarantined(news.quarantined)
                     counters.touchesWithheldForMaxContacts += news.withheld[.maxContacts] ?? 0
                     counters.palmsWithheld += news.withheld[.palm] ?? 0
                     counters.touchesWithheldForBlock += news.withheld[.block] ?? 0
@@ -55,6 +58,29 @@ extension LiveInputMachine {
         }
         assemblers[source] = frames
         if let filter { filters[source] = filter }
+    }
+
+    /// The panel's health hears of a frame (as the panel reported it); a
+    /// change of its verdict is logged once.
+    mutating func judgeHealth(of source: Int, _ frame: TouchFrame, into out: inout Output) {
+        guard var panel = health.removeValue(forKey: source) else { return }
+        let change = panel.frame(frame)
+        health[source] = panel
+        let path = devices[source]?.path ?? "the panel"
+        switch change {
+        case .none:
+            break
+        case .degraded(let report):
+            out.log(.notice, "\(path) reports at \(Self.hertz(report.medianRate)) while touched (median; 5th percentile \(Self.hertz(report.p5Rate))), below min_report_rate \(Self.hertz(settings.health.minReportRate)): degraded")
+        case .recovered(let report):
+            out.log(.notice, "\(path) reports at \(Self.hertz(report.medianRate)) while touched again (median; 5th percentile \(Self.hertz(report.p5Rate))): no longer degraded")
+        }
+    }
+
+    /// `47.5 Hz`, one decimal.
+    static func hertz(_ rate: Double?) -> String {
+        guard let rate else { return "? Hz" }
+        return "\((rate * 10).rounded() / 10) Hz"
     }
 
     /// What the UI may have of the touch in `slot`: nothing of one a
@@ -129,6 +155,7 @@ extension LiveInputMachine {
             }
             assemblers[source] = frames
             counters.stuckContacts += count
+            health[source]?.contactsStuck(count)
             out.explain(at, "copy: \(count) touch\(count == 1 ? "" : "es") stuck (no event for \(settings.filterRules.stuckAfter ?? 0) s: stuck_after), ended on the copy and for the engine")
             out.log(.notice, "\(devices[source]?.path ?? "the panel"): \(count) contact\(count == 1 ? "" : "s") stuck (no event for \(settings.filterRules.stuckAfter ?? 0) s) ended (\(counters.stuckContacts) so far)")
         }

@@ -2,6 +2,7 @@ import EvdevInput
 import Engine
 import ServerPorts
 import TouchFilter
+import WireProtocol
 
 /// The live input's rules as a value: which panels are attached, each one's
 /// frame assembler and geometry, resyncs after `SYN_DROPPED`, what a lost
@@ -57,6 +58,8 @@ public struct LiveInputMachine: Sendable {
         /// get and how they are written; in every mode, the engine's frames
         /// leave out palms over `palm_mm` and end contacts stuck for `stuck_after`.
         var filterRules: FilterRules = .none
+        /// Each panel's health rules (`[input] min_report_rate`, …).
+        var health = PanelHealth.Settings()
     }
 
     var settings = Settings()
@@ -92,6 +95,9 @@ public struct LiveInputMachine: Sendable {
     /// Per source, the time (µs) of its last event: with contacts down, its
     /// stuck deadline is that + `stuck_after`.
     var lastEventTimes: [Int: Int64] = [:]
+    /// Per source, its panel's health: report rate while touched, resyncs,
+    /// ghost taps, stuck contacts (`PanelHealth`).
+    var health: [Int: PanelHealth] = [:]
 
     /// The engine's trace lines (`--verbose`) not yet among the actions.
     let traceLines: TraceLines?
@@ -145,6 +151,19 @@ public struct LiveInputMachine: Sendable {
         return devices.sorted { $0.key < $1.key }.map { ($0.key, $0.value.path, $0.value.description.name) }
     }
 
+    /// Every attached panel's health, by source.
+    var panelStatus: [PanelStatus] {
+        health.sorted { $0.key < $1.key }.compactMap { source, panel in
+            guard let path = devices[source]?.path else { return nil }
+            let report = panel.report
+            func rounded(_ value: Double?, _ scale: Double) -> Double? { value.map { ($0 * scale).rounded() / scale } }
+            return PanelStatus(source: source, path: path, degraded: report.degraded, samples: report.samples,
+                               reportRate: rounded(report.medianRate, 10), reportRateP5: rounded(report.p5Rate, 10),
+                               jitterMilliseconds: rounded(report.jitterMilliseconds, 100), resyncs: report.resyncs,
+                               ghostTouches: report.ghostTouches, stuckContacts: report.stuckContacts)
+        }
+    }
+
     /// The geometry of the attached panel (the first, with several).
     var geometry: ScreenGeometry? { firstDevice.flatMap { geometries[$0.source] } }
 
@@ -168,6 +187,7 @@ public struct LiveInputMachine: Sendable {
         statistics.touchesWithheldForMaxContacts = counters.touchesWithheldForMaxContacts
         statistics.palmsWithheld = counters.palmsWithheld
         statistics.touchesWithheldForBlock = counters.touchesWithheldForBlock
+        statistics.panels = panelStatus
         return statistics
     }
 }

@@ -63,7 +63,8 @@ public protocol EngineHost: AnyObject {
     /// The input's status for `hello` and `state`, as extra string fields
     /// in order (e.g. `"input":"waiting"`): a touchscreen may be absent
     /// for a while (not plugged in yet, or removed). Empty: nothing to say.
-    var inputStatus: [(key: String, value: String)] { get }
+    /// Live input also says each attached panel's health (`"panels"`).
+    var inputStatus: HostInputStatus { get }
     /// With several touchscreens selected: every attached one (`"devices"`
     /// in `hello` and `state`); empty with one.
     var inputDevices: [(source: Int, path: String, name: String)] { get }
@@ -96,7 +97,7 @@ extension EngineHost {
     public var statistics: HostStatistics { HostStatistics() }
     public var emittingInputTime: Int64? { nil }
     public func prepare(emit: @escaping ([TransitionEvent]) -> Void) {}
-    public var inputStatus: [(key: String, value: String)] { [] }
+    public var inputStatus: HostInputStatus { [] }
     public var inputDevices: [(source: Int, path: String, name: String)] { [] }
     public var filterStatus: FilterStatus? { nil }
     public func setFilterRegions(_ regions: [FilterStatus.Region]?) {}

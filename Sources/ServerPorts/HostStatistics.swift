@@ -1,4 +1,5 @@
 import Engine
+import WireProtocol
 
 /// What an engine host has fed the engine and what the engine did, as the
 /// metrics endpoint reads it (on the server's loop, when scraped): the
@@ -32,6 +33,9 @@ public struct HostStatistics: Sendable, Equatable {
     public var touchesWithheldForBlock = 0
     /// Bytes the flight recorder's rings hold now.
     public var flightRecorderBytes = 0
+    /// Live input: every attached panel's health now (report rate while
+    /// touched, degraded or not).
+    public var panels: [PanelStatus] = []
 
     public init() {}
 }

@@ -133,7 +133,8 @@ enum ConfigBuilder {
                              flightRecorderBytes: section[Key.flightRecorderBytes],
                              rotation: rotation, flipX: section[Key.flipX],
                              flipY: section[Key.flipY], calibration: calibration,
-                             maxEdgeExclusion: section[Key.maxEdgeExclusion])
+                             maxEdgeExclusion: section[Key.maxEdgeExclusion],
+                             minReportRate: section[Key.minReportRate])
     }
 
     static func configuration(from root: ValidatedSection, file: String) throws(ConfigError) -> EngineConfiguration {

@@ -105,6 +105,7 @@ enum ConfigRenderer {
             Key.flightRecorder.entry(input.flightRecorder),
             Key.flightRecorderBytes.entry(input.flightRecorderBytes),
             Key.maxEdgeExclusion.entry(input.maxEdgeExclusion),
+            Key.minReportRate.entry(input.minReportRate),
             Key.calibration.entry(input.calibration),
         ]
     }

@@ -266,7 +266,7 @@ extension ValueCodec where Value == ListenAddress {
 enum InputKeys {
     static let table = ChildSection("input", .table, keys: [
         device, mode, filterHold, flightRecorder, flightRecorderBytes, rotation, flipX, flipY, calibration,
-        maxEdgeExclusion,
+        maxEdgeExclusion, minReportRate,
     ])
 
     private static let standard = InputSettings.standard
@@ -305,6 +305,9 @@ enum InputKeys {
     static let maxEdgeExclusion = ConfigKey<Double>(
         "max_edge_exclusion", .number(.from(0, through: 1)), default: .value(standard.maxEdgeExclusion),
         summary: "the most of each screen edge, 0 to 1, that the UI's exclusion regions (the exclude command) may cover together, along the edge, counting regions within the edge-pans' edge_margin of it")
+    static let minReportRate = ConfigKey<Double>(
+        "min_report_rate", .number(.above(0, upTo: 1000)), default: .value(standard.minReportRate),
+        summary: "Hz: a panel whose median report rate while a contact moves is below this is degraded (logged once, said in state, hello and metrics), at most 1000")
     static let calibration = ConfigKey<[Double]?>(
         "calibration", ValueCodec<Double>.number(.any).array,
         summary: "[a, b, c, d, e, f]: libinput's matrix (default: the device's LIBINPUT_CALIBRATION_MATRIX)")

@@ -105,12 +105,17 @@ public struct InputSettings: Sendable, Equatable {
     /// `max_edge_exclusion`: the most of each screen edge (0…1) the UI's
     /// exclusion regions may cover together (`EdgeExclusionCap`).
     public var maxEdgeExclusion: Double
+    /// `min_report_rate`: Hz; a panel whose median report rate while a
+    /// contact moves falls below it is degraded (`PanelHealth`).
+    public var minReportRate: Double
 
     public init(device: [String] = ["auto"], mode: InputMode = .shared, filterHold: Double = 0.08,
                 flightRecorder: Double = 30, flightRecorderBytes: Int = 4 << 20,
                 rotation: ScreenGeometry.Rotation = .none, flipX: Bool = false,
-                flipY: Bool = false, calibration: [Double]? = nil, maxEdgeExclusion: Double = 0.5) {
+                flipY: Bool = false, calibration: [Double]? = nil, maxEdgeExclusion: Double = 0.5,
+                minReportRate: Double = 50) {
         self.maxEdgeExclusion = maxEdgeExclusion
+        self.minReportRate = minReportRate
         self.device = device
         self.mode = mode
         self.filterHold = filterHold

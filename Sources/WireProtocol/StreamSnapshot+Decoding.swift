@@ -54,7 +54,27 @@ extension Fields {
                               transitions: transitions, active: active,
                               seq: try optionalSeq(),
                               input: input, devices: devices, geometry: try geometry(),
-                              exclusions: try exclusions(), filter: try filter(), latency: try latency())
+                              exclusions: try exclusions(), filter: try filter(), panels: try panels(), latency: try latency())
+    }
+
+    /// `"panels":[{…}]`, empty when absent.
+    func panels() throws(StreamDecodeError) -> [PanelStatus] {
+        var panels: [PanelStatus] = []
+        for (k, item) in try array("panels").enumerated() {
+            guard let entry = item.object else { throw bad("panels[\(k)]", "an object") }
+            let inner = Fields(type: type, object: entry, prefix: "panels[\(k)].")
+            guard let source = try inner.optionalInt("source") else { throw inner.missing("source") }
+            panels.append(PanelStatus(source: source, path: try inner.string("path"),
+                                      degraded: try inner.optionalBool("degraded") ?? false,
+                                      samples: try inner.optionalInt("samples") ?? 0,
+                                      reportRate: try inner.optionalNumber("report_rate_hz"),
+                                      reportRateP5: try inner.optionalNumber("report_rate_p5_hz"),
+                                      jitterMilliseconds: try inner.optionalNumber("jitter_ms"),
+                                      resyncs: try inner.optionalInt("resyncs") ?? 0,
+                                      ghostTouches: try inner.optionalInt("ghost_touches") ?? 0,
+                                      stuckContacts: try inner.optionalInt("stuck_contacts") ?? 0))
+        }
+        return panels
     }
 
     /// `"exclusions":[[x0,y0,x1,y1],…]`, empty when absent.

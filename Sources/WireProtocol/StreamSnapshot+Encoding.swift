@@ -58,6 +58,14 @@ extension StreamSnapshot {
             w.rects(exclusions)
         }
         if let filter { filter.encode(into: w) }
+        if !panels.isEmpty {
+            w.raw(",\"panels\":[")
+            for (k, panel) in panels.enumerated() {
+                if k > 0 { w.raw(",") }
+                panel.encode(into: w)
+            }
+            w.raw("]")
+        }
         if let latency, !latency.isEmpty { latency.encode(into: w) }
         w.id(id)
     }

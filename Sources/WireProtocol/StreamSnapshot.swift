@@ -25,12 +25,16 @@ public struct StreamSnapshot: Sendable, Equatable {
     /// The last minute's touch-to-frame and input-to-write times (`state`
     /// of a daemon with metrics on; nil when there is nothing to say).
     public var latency: LatencyStatus?
+    /// Every attached panel's health (live input only; empty otherwise,
+    /// and the field is then absent).
+    public var panels: [PanelStatus]
 
     public init(protocolVersion: Int? = nil, version: String? = nil, transitions: [TransitionInfo],
                 active: [ActiveTransition] = [], seq: UInt64? = nil, input: InputStatus? = nil,
                 devices: [InputDevice] = [], geometry: Geometry? = nil, exclusions: [ExclusionRect] = [],
-                filter: FilterStatus? = nil, latency: LatencyStatus? = nil) {
+                filter: FilterStatus? = nil, panels: [PanelStatus] = [], latency: LatencyStatus? = nil) {
         self.latency = latency
+        self.panels = panels
         self.exclusions = exclusions
         self.filter = filter
         self.protocolVersion = protocolVersion

@@ -135,6 +135,9 @@ struct RunCommand: ParsableCommand {
                     if reread.input.mode != daemon.input.mode || reread.input.filterHold != daemon.input.filterHold {
                         logger.notice("reload: [input] mode and filter_hold take effect at the next start")
                     }
+                    if reread.input.minReportRate != daemon.input.minReportRate {
+                        logger.notice("reload: [input] min_report_rate takes effect at the next start")
+                    }
                     if reread.filter != daemon.filter {
                         logger.notice("reload: [filter] takes effect at the next start")
                     }
@@ -172,6 +175,7 @@ struct RunCommand: ParsableCommand {
                 // (filter mode's copies apply the whole table).
                 host.filterRules = daemon.filter
                 host.flightRecorderSeconds = input.flightRecorder
+                host.minReportRate = input.minReportRate
                 host.flightRecorderBytes = input.flightRecorderBytes
                 switch selector {
                 case .all: host.selectsSeveral = true

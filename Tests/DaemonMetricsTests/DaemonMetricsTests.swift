@@ -2,6 +2,7 @@ import DaemonMetrics
 import Testing
 @testable import Engine
 import ServerPorts
+import WireProtocol
 
 /// The exposition `MetricsExporter` makes of the counts it is given: names,
 /// labels, help lines, counters that follow the totals, gauges that follow
@@ -81,6 +82,29 @@ struct DaemonMetricsTests {
         read.host.stuckContacts = 3
         let lines = samples(String(decoding: metrics.service.render(read).body, as: UTF8.self))
         #expect(lines.contains("transitiond_stuck_contacts_total 3"))
+    }
+
+    @Test func eachPanelsHealthIsAGaugeThatGoesWithThePanel() {
+        let metrics = MetricsExporter(live: true, version: "1")
+        var read = reading()
+        read.host.panels = [
+            PanelStatus(source: 0, path: "/dev/input/event3", degraded: true, samples: 128, reportRate: 25,
+                        reportRateP5: 24.5, jitterMilliseconds: 0.5),
+            PanelStatus(source: 1, path: "/dev/input/event4"),
+        ]
+        var lines = samples(String(decoding: metrics.service.render(read).body, as: UTF8.self))
+        #expect(lines.contains("transitiond_panel_report_rate_hz{panel=\"/dev/input/event3\",quantile=\"0.5\"} 25.0"))
+        #expect(lines.contains("transitiond_panel_report_rate_hz{panel=\"/dev/input/event3\",quantile=\"0.05\"} 24.5"))
+        #expect(lines.contains("transitiond_panel_report_jitter_seconds{panel=\"/dev/input/event3\"} 0.0005"))
+        #expect(lines.contains("transitiond_panel_degraded{panel=\"/dev/input/event3\"} 1.0"))
+        // A panel not measured yet has only its verdict.
+        #expect(lines.contains("transitiond_panel_degraded{panel=\"/dev/input/event4\"} 0.0"))
+        #expect(!lines.contains { $0.hasPrefix("transitiond_panel_report_rate_hz{panel=\"/dev/input/event4\"") })
+
+        read.host.panels.removeFirst()
+        lines = samples(String(decoding: metrics.service.render(read).body, as: UTF8.self))
+        #expect(!lines.contains { $0.contains("/dev/input/event3") }, "\(lines)")
+        #expect(lines.contains("transitiond_panel_degraded{panel=\"/dev/input/event4\"} 0.0"))
     }
 
     @Test func withheldTouchesAreCountedByReason() {

@@ -61,13 +61,13 @@ struct DeviceHostTests {
             h.host.statusChanged = { text in told.withLock { $0.append(text) } }
             return 0
         }
-        #expect(h.onLoop { h.host.inputStatus.map(\.value) } == ["waiting", "a touchscreen"])
+        #expect(h.onLoop { h.host.inputStatus.fields.map(\.value) } == ["waiting", "a touchscreen"])
         h.source.push(.waiting("waiting for a touchscreen (cannot read /dev/input/event2: permission denied)"))
         #expect(h.waitForStatus(["waiting", "a touchscreen (cannot read /dev/input/event2: permission denied)"]))
         let panel = SampleDevices.touchscreen()
         h.source.push(.attached(AttachedDevice(path: "/dev/input/event4", description: panel, grabbed: true)))
         #expect(h.waitForStatus(["attached", "/dev/input/event4", "Test Panel"]))
-        #expect(h.onLoop { h.host.inputStatus.map(\.key) } == ["input", "device", "device_name"])
+        #expect(h.onLoop { h.host.inputStatus.fields.map(\.key) } == ["input", "device", "device_name"])
         h.source.push(.lost(path: "/dev/input/event4", reason: "the device was removed"), .waiting("waiting for a touchscreen"))
         #expect(h.waitForStatus(["waiting", "a touchscreen"]))
         let lines = h.logs.all
@@ -96,6 +96,6 @@ struct DeviceHostTests {
 extension HostHarness {
     /// Waits until the host's input status values are `values`.
     func waitForStatus(_ values: [String], timeout: Double = 5) -> Bool {
-        waitUntil(timeout: timeout, pollingEvery: 0.002) { onLoop({ self.host.inputStatus.map(\.value) }) == values }
+        waitUntil(timeout: timeout, pollingEvery: 0.002) { onLoop({ self.host.inputStatus.fields.map(\.value) }) == values }
     }
 }

@@ -91,6 +91,7 @@ flip_x = true
 flip_y = true
 calibration = [1, 0, 0, 0, 1, 0]
 max_edge_exclusion = 0.3
+min_report_rate = 30
 [filter]
 max_contacts = 1
 block = ["swipe-2", "pinch"]

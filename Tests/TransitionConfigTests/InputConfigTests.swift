@@ -227,3 +227,24 @@ func aBadDeviceListIsNamedAtItsLine(_ value: String, _ fragment: String) {
         }
     }
 }
+
+@Test func theMinimumReportRate() throws {
+    let plain = try ConfigLoader.parseDaemon(text: Fixture.input, file: "test.toml")
+    #expect(plain.input.minReportRate == 50, "the default")
+    let set = try ConfigLoader.parseDaemon(text: Fixture.input + "min_report_rate = 30\n", file: "test.toml")
+    #expect(set.input.minReportRate == 30)
+    let rendered = ConfigRenderer.render(set)
+    #expect(rendered.contains("min_report_rate = 30"), "\(rendered)")
+    #expect(try ConfigLoader.parseDaemon(text: rendered, file: "rendered.toml") == set, "\(rendered)")
+    for text in ["min_report_rate = 0\n", "min_report_rate = 2000\n", "min_report_rate = \"fast\"\n"] {
+        do {
+            _ = try ConfigLoader.parseDaemon(text: Fixture.input + text, file: "test.toml")
+            Issue.record("expected an error for \(text)")
+        } catch let error as ConfigError {
+            #expect(error.line == 6, "\(error)")
+            #expect("\(error)".contains("min_report_rate"), "\(error)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+}

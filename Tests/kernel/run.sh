@@ -6,7 +6,7 @@
 #
 #   --checks LIST  comma-separated subset of: replay,device-lost,two-panels,filter,dump,metrics,record,flood,latency,latency-costs,
 #                  filter-flood,filter-latency,filter-latency-rules,systemd,compositor,filter-libinput,
-#                  filter-block
+#                  filter-block,panel-health
 #                  (default: all; the boot check always runs; `none`: only boot)
 #
 # Steps: install missing packages, find a kernel with evdev.ko/uinput.ko and
@@ -34,10 +34,10 @@ done
 # its checks by its own clock, so that it can still say which check ran out
 # of time: guest 2's clock is the host's (30 s less than the host's limit);
 # guest 1's is the virtual one, which is deterministic (its checks take
-# about 20 virtual seconds, whatever the host's load).
+# about 45 virtual seconds, panel-health's 22 of them, whatever the host's load).
 SMOKE_LIMIT=60         # the trivial guest
-VIRTUAL_LIMIT=240      # guest 1: replay, device-lost, record (about 35 s of wall time)
-VIRTUAL_GUEST_LIMIT=90 # ... in virtual seconds
+VIRTUAL_LIMIT=240      # guest 1: replay, device-lost, record, panel-health (about 75 s of wall time)
+VIRTUAL_GUEST_LIMIT=120 # ... in virtual seconds
 REAL_LIMIT=300         # guest 2: flood, latency, latency-costs, the filter's (about 150 s)
 STREAM_SECONDS=12      # the latency check's stream (240 events/s; a slow guest coalesces some)
 FLOOD_SECONDS=30       # the flood's stream, written as fast as possible
@@ -269,6 +269,8 @@ cut_stream "$work/stream-240hz.events" "$tree/data/stream.events" "$STREAM_SECON
 cut_stream "$work/stream-240hz.events" "$tree/data/flood.events" "$FLOOD_SECONDS"
 python3 "$here/make-filter-recording.py" "$tree/data/filter-mix.events" \
   || die "Tests/kernel/make-filter-recording.py failed"
+python3 "$here/make-health-recording.py" "$tree/data/health.events" \
+  || die "Tests/kernel/make-health-recording.py failed"
 pack "$tree" "$work/initramfs.cpio"
 pack_seconds=$(elapsed "$t_pack")
 say "initramfs: $(($(stat -c %s "$work/initramfs.cpio") / 1048576)) MiB, made in ${pack_seconds} s; build ${build_seconds} s"
@@ -282,7 +284,7 @@ say "initramfs: $(($(stat -c %s "$work/initramfs.cpio") / 1048576)) MiB, made in
 # between a writer and a reader as the scheduler really shares the CPU, and
 # the latency is measured in time as it passes.
 virtual_checks="" real_checks=""
-for c in replay device-lost two-panels filter dump metrics record flood latency latency-costs filter-flood filter-latency filter-latency-rules; do
+for c in replay device-lost two-panels filter dump metrics panel-health record flood latency latency-costs filter-flood filter-latency filter-latency-rules; do
   if [ "$checks" = all ] || [[ ",$checks," == *",$c,"* ]]; then
     case "$c" in
       flood|latency|latency-costs|filter-flood|filter-latency|filter-latency-rules) real_checks="${real_checks:+$real_checks,}$c" ;;

@@ -56,6 +56,28 @@ export interface Snapshot {
   /** Filter mode only: what the touch filter keeps from the UI's copy. A
    *  rule that is off is absent (`block` is never listed: not applied yet). */
   filter?: FilterStatus;
+  /** The live daemon: each attached panel's health (docs/protocol.md,
+   *  "Panel health"); absent in a replay. */
+  panels?: PanelStatus[];
+  [key: string]: unknown;
+}
+
+/** One entry of `hello`'s and `state`'s `panels`. */
+export interface PanelStatus {
+  source: number;
+  path: string;
+  /** The median report rate while touched is below `[input] min_report_rate`. */
+  degraded: boolean;
+  /** Report intervals the rates stand on. */
+  samples: number;
+  /** Hz, median and 5th percentile while a contact moves; absent before the first interval. */
+  report_rate_hz?: number;
+  report_rate_p5_hz?: number;
+  /** Interquartile range of the report intervals, ms. */
+  jitter_ms?: number;
+  resyncs: number;
+  ghost_touches: number;
+  stuck_contacts: number;
   [key: string]: unknown;
 }
 

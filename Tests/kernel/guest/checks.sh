@@ -2,7 +2,7 @@
 # The checks of the real-kernel tier, run inside the QEMU guest by /init:
 #   checks.sh all | CHECK[,CHECK...]   (replay, device-lost, two-panels, filter, dump, metrics, flood, record,
 #                                       latency, latency-costs, filter-flood, filter-latency,
-#                                       filter-latency-rules;
+#                                       filter-latency-rules, panel-health;
 #                                       boot, which loads the modules, always runs)
 # Prints one `KERNELTEST PASS|FAIL name ...` line per check, `KERNELTEST INFO`
 # lines with details (the logs of what failed), and a final
@@ -15,6 +15,7 @@
 #   /data/stream.events      a steady 240 events/s stream (bench/make-stream-recording.py), for latency
 #   /data/flood.events       a longer one of the same, for the flood
 #   /data/filter-mix.events  touches for the UI and one for `back` (Tests/kernel/make-filter-recording.py)
+#   /data/health.events      a finger moving at 120 frames/s, then at 25 (Tests/kernel/make-health-recording.py)
 #   /config/example.toml     config/example.toml
 set -u
 export PATH=/bin:/usr/bin
@@ -798,6 +799,71 @@ check_metrics() {
   fi
 }
 
+# ---------------------------------------------------------- panel-health
+
+# field FILE NAME: the value of `"NAME":VALUE` in the first line of FILE
+# (a hello), empty if there is none.
+field() { head -n 1 "$1" | grep -o "\"$2\":[^,}]*" | head -n 1 | cut -d: -f2; }
+# between VALUE LOW HIGH: LOW <= VALUE <= HIGH.
+between() { awk -v v="${1:-x}" -v a="$2" -v b="$3" 'BEGIN { exit !(v != "x" && v + 0 >= a && v + 0 <= b) }'; }
+# snapshot OUT: a fresh client's hello (what `state` says) into OUT.
+snapshot() {
+  timeout -s KILL 20 transitiond subscribe --socket "$SOCK" --json > "$1" 2> "$1.err" &
+  snap_pid=$!
+  kt wait "$1" '"type":"hello"' 10
+  status=$?
+  stop "$snap_pid"
+  return "$status"
+}
+
+# k. Panel health: a uinput panel reporting at 120 frames/s while a finger
+# moves, then at 25 (Tests/kernel/make-health-recording.py). After the fast
+# part (known by `back` finishing), `hello` says the panel is healthy at
+# about 120 Hz; after the slow part it is `degraded` at about 25 Hz, and the
+# daemon logged that once. Rates from the kernel's timestamps, so on the
+# virtual clock.
+check_panel_health() {
+  d=/tmp/panel-health
+  mkdir -p "$d"
+  t0=$(uptime_s)
+  if ! start_daemon "$d" || ! start_subscriber "$d/out.ndjson" \
+      || ! player_start "$d" /data/health.events --speed 1 --hold-seconds 5 \
+      || ! wait_attached "$d/daemon.log" 1; then
+    fail panel-health "could not start the daemon, a subscriber and uinput-replay"
+    show daemon "$d/daemon.log"; stop_all; return 0
+  fi
+  player_go
+  problems=""
+  if ! kt wait "$d/out.ndjson" '"type":"finished"' 30 || ! snapshot "$d/fast.ndjson"; then
+    problems="$problems no finished back, or no hello, after the fast part;"
+  fi
+  if ! kt wait "$d/player.log" 'written ' 60 || ! snapshot "$d/slow.ndjson"; then
+    problems="$problems no end of the recording, or no hello, after the slow part;"
+  fi
+  player_wait
+  stop_all
+  fast_rate=$(field "$d/fast.ndjson" report_rate_hz)
+  fast_p5=$(field "$d/fast.ndjson" report_rate_p5_hz)
+  fast_jitter=$(field "$d/fast.ndjson" jitter_ms)
+  slow_rate=$(field "$d/slow.ndjson" report_rate_hz)
+  slow_p5=$(field "$d/slow.ndjson" report_rate_p5_hz)
+  slow_jitter=$(field "$d/slow.ndjson" jitter_ms)
+  said=$(kt count "$d/daemon.log" 'below min_report_rate')
+  [ "$(field "$d/fast.ndjson" degraded)" = false ] || problems="$problems fast part degraded '$(field "$d/fast.ndjson" degraded)';"
+  between "$fast_rate" 115 125 || problems="$problems fast median '$fast_rate' Hz;"
+  between "$fast_p5" 100 125 || problems="$problems fast p5 '$fast_p5' Hz;"
+  [ "$(field "$d/slow.ndjson" degraded)" = true ] || problems="$problems slow part not degraded '$(field "$d/slow.ndjson" degraded)';"
+  between "$slow_rate" 24 26 || problems="$problems slow median '$slow_rate' Hz;"
+  between "$slow_p5" 20 26 || problems="$problems slow p5 '$slow_p5' Hz;"
+  [ "$said" = 1 ] || problems="$problems degraded logged $said times;"
+  if [ -z "$problems" ]; then
+    pass panel-health "120 frames/s: median $fast_rate Hz, p5 $fast_p5 Hz, jitter $fast_jitter ms, healthy; 25 frames/s: median $slow_rate Hz, p5 $slow_p5 Hz, jitter $slow_jitter ms, degraded, logged once ($(since "$t0"))"
+  else
+    fail panel-health "$problems"
+    show fast "$d/fast.ndjson" 1; show slow "$d/slow.ndjson" 1; show daemon "$d/daemon.log"
+  fi
+}
+
 # ------------------------------------------------------------------ main
 
 t_all=$(uptime_s)
@@ -816,6 +882,7 @@ if [ -c /dev/uinput ]; then
   wanted filter-flood && check_filter_flood
   wanted filter-latency && check_filter_latency
   wanted filter-latency-rules && check_filter_latency_rules
+  wanted panel-health && check_panel_health
 fi
 stop_all
 info "checks took $(since "$t_all") in the guest"
