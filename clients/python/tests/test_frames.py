@@ -269,8 +269,11 @@ async def test_a_bad_frames_line_is_refused_with_bad_field(launcher, transport):
         await client._transport.send({"cmd": "frames", "frames": []})
         error = (await client.wait_for(lambda e: e.type == "error", WAIT))[-1]
         assert error["code"] == "bad-field" and error["cmd"] == "frames" and "id" not in error
-        # The client batches: 100 pairs are two commands, both taken.
+        # The client batches: 100 pairs are two commands, both taken; with
+        # no estimate yet, it made one first.
+        assert client.clock.offset is None
         assert await client.report_frames([(k, None) for k in range(1, 101)], confirm=True) == 100
+        assert client.clock.offset is not None and client.clock.exchanges == 5
         # What the client itself refuses, before any line is sent.
         for pair in ((-1, None), (1.5, None), (True, None), (1, float("nan"))):
             with pytest.raises(ValueError):
