@@ -102,9 +102,10 @@ class Daemon:
     """``transitiond ARGS`` as a child process, its stderr collected."""
 
     def __init__(self, arguments: List[str], socket_path: Optional[str] = None,
-                 websocket: Optional[str] = None):
+                 websocket: Optional[str] = None, metrics: Optional[str] = None):
         self.socket = socket_path
         self.websocket = websocket
+        self.metrics = metrics
         self.arguments = arguments
         self.process = subprocess.Popen([binary(), *arguments], cwd=ROOT, stdin=subprocess.DEVNULL,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -136,6 +137,12 @@ class Daemon:
         assert self.websocket, "this daemon has no WebSocket"
         return f"http://{self.websocket}"
 
+    def scrape(self) -> str:
+        """The text of its ``/metrics`` (``--metrics``)."""
+        assert self.metrics, "this daemon serves no metrics"
+        with urllib.request.urlopen(f"http://{self.metrics}/metrics", timeout=10) as reply:
+            return reply.read().decode()
+
     def wait_listening(self, timeout: float = 20) -> "Daemon":
         """Until the socket is served (the daemon logs ``serving PATH``)
         and, with a WebSocket, ``/healthz`` answers. Connects no client."""
@@ -150,10 +157,13 @@ class Daemon:
                     return False
                 if f"serving {self.socket}" not in self.stderr:
                     return False
-            if self.websocket is not None:
+            for address in (self.websocket, self.metrics):
+                if address is None:
+                    continue
                 try:
-                    with urllib.request.urlopen(f"{self.http}/healthz", timeout=2) as reply:
-                        return reply.status == 200
+                    with urllib.request.urlopen(f"http://{address}/healthz", timeout=2) as reply:
+                        if reply.status != 200:
+                            return False
                 except (urllib.error.URLError, OSError):
                     return False
             return True
@@ -201,10 +211,12 @@ class Launcher:
 
     def replay(self, *recordings: str, hold: bool = False, wait_clients: Optional[int] = None,
                pace: str = "fast", config: Optional[str] = None, websocket=False,
-               socket_path: Optional[str] = None, loop: Optional[int] = None, wait: bool = True) -> Daemon:
+               socket_path: Optional[str] = None, loop: Optional[int] = None, wait: bool = True,
+               metrics: bool = False) -> Daemon:
         """``transitiond replay --socket PATH …`` (``pace`` is ``fast`` or a
-        ``--speed``; ``websocket`` True for a free port, or ``HOST:PORT``),
-        listening when it returns (unless ``wait`` is False)."""
+        ``--speed``; ``websocket`` True for a free port, or ``HOST:PORT``;
+        ``metrics`` True for ``--metrics`` on a free port), listening when
+        it returns (unless ``wait`` is False)."""
         path = socket_path or self.socket_path()
         arguments = ["replay", "--socket", path]
         arguments += ["--fast"] if pace == "fast" else ["--speed", pace]
@@ -220,8 +232,11 @@ class Launcher:
         if websocket:
             address = websocket if isinstance(websocket, str) else f"127.0.0.1:{free_port()}"
             arguments += ["--websocket", address]
+        metrics_address = f"127.0.0.1:{free_port()}" if metrics else None
+        if metrics_address:
+            arguments += ["--metrics", metrics_address]
         arguments += list(recordings or [RECORDING])
-        daemon = Daemon(arguments, socket_path=path, websocket=address)
+        daemon = Daemon(arguments, socket_path=path, websocket=address, metrics=metrics_address)
         self.started.append(daemon)
         if wait:
             daemon.wait_listening()

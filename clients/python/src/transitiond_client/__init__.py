@@ -15,6 +15,7 @@ instead (``pip install 'transitiond-client[websocket]'``). See README.md.
 """
 
 from ._paths import SYSTEM_SOCKET, socket_path
+from .clock import ClockOffset
 from .client import Client, CommandError, ProtocolError, TransitiondError, Unavailable, connect
 from .events import REPLY_TYPES, TRANSITION_EVENTS, Event, decode, encode, format_number
 from .mirror import ANIMATING, IDLE, INTERACTING, Mirror, TransitionState
@@ -23,7 +24,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ANIMATING", "IDLE", "INTERACTING", "REPLY_TYPES", "SYSTEM_SOCKET", "TRANSITION_EVENTS",
-    "Client", "CommandError", "Event", "Mirror", "ProtocolError", "TransitionState",
+    "Client", "ClockOffset", "CommandError", "Event", "Mirror", "ProtocolError", "TransitionState",
     "TransitiondError", "Unavailable", "connect", "decode", "encode", "format_number",
     "socket_path",
 ]

@@ -2,9 +2,12 @@
 
 import asyncio
 import itertools
-from typing import Any, Awaitable, Callable, Dict, Iterable, List, Optional, Union
+import math
+import time
+from typing import Any, Awaitable, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 from ._paths import socket_path
+from .clock import ClockOffset
 from .events import REPLY_TYPES, TRANSITION_EVENTS, Event, decode
 from .mirror import Mirror, TransitionState
 from .transport import Transport, UnixTransport, WebSocketTransport
@@ -40,6 +43,11 @@ class _End:
 
 
 Opener = Callable[[], Awaitable[Transport]]
+
+#: The most ``[seq, time]`` pairs one ``frames`` command may carry.
+FRAMES_PER_COMMAND = 64
+#: Seconds after which frame reports refresh the clock estimate.
+CLOCK_REFRESH = 10.0
 
 #: Reconnection backoff: the first wait, its growth and its ceiling (seconds).
 BACKOFF_FIRST, BACKOFF_FACTOR, BACKOFF_MAX = 0.1, 2.0, 2.0
@@ -113,6 +121,11 @@ class Client:
         self.hello: Optional[Event] = None
         #: How many times the client reconnected after a drop.
         self.reconnections = 0
+        #: The estimate of the daemon's clock (:meth:`sync_clock`): its
+        #: ``offset`` (the daemon's time minus ``time.monotonic()``) and
+        #: ``uncertainty`` (seconds). Started afresh at each reconnection.
+        self.clock = ClockOffset()
+        self._clock_refresh: Optional["asyncio.Task[None]"] = None
         self._opener = opener
         self._transport: Optional[Transport] = None
         self._queue: "asyncio.Queue[Union[Event, _End]]" = asyncio.Queue()
@@ -180,7 +193,7 @@ class Client:
         transport = await asyncio.wait_for(self._opener(), self.timeout)
         try:
             raw = await asyncio.wait_for(transport.receive(), self.timeout)
-            hello = decode(raw) if raw is not None else None
+            hello = decode(raw, time.monotonic()) if raw is not None else None
             if hello is None or hello.get("type") != "hello":
                 what = "the connection closed" if raw is None else f"the first line is {raw[:80]!r}"
                 raise ProtocolError(f"{self.where}: expected a hello, but {what}")
@@ -213,7 +226,7 @@ class Client:
                 raw = await transport.receive()
                 if raw is None:
                     break
-                message = decode(raw)
+                message = decode(raw, time.monotonic())
                 if message is not None:
                     self._deliver(message)
             self._last_close_code = transport.close_code
@@ -243,6 +256,7 @@ class Client:
                 return
             self._transport = transport
             self.reconnections += 1
+            self.clock = ClockOffset()      # perhaps another daemon, on another machine
             if self._filter:
                 self._resubscribe(self._filter)
 
@@ -291,6 +305,9 @@ class Client:
             except (asyncio.TimeoutError, asyncio.CancelledError):
                 task.cancel()
         self._fail_pending(ConnectionResetError("the client was closed"))
+        refresh = self._clock_refresh
+        if refresh is not None and not refresh.done():
+            refresh.cancel()
         self._finish()
 
     async def __aenter__(self) -> "Client":
@@ -451,6 +468,91 @@ class Client:
     async def reload(self) -> Event:
         """Has the daemon re-read its config file."""
         return await self.command({"cmd": "reload"})
+
+    # MARK: Touch to frame
+
+    async def clock_exchange(self) -> bool:
+        """One ``clock`` exchange, added to :attr:`clock`; returns whether it
+        became the estimate (it had the least round trip)."""
+        sent = time.monotonic()
+        reply = await self.command({"cmd": "clock"})
+        received = reply.received_at if reply.received_at is not None else time.monotonic()
+        return self.clock.add(sent, reply["monotonic"], received)
+
+    async def sync_clock(self, exchanges: int = 5) -> ClockOffset:
+        """Estimates the daemon's clock with ``exchanges`` ``clock``
+        exchanges in a row (the least round trip wins, NTP's rule) and
+        returns :attr:`clock`: ``clock.offset`` is the daemon's time minus
+        ``time.monotonic()``, ``clock.uncertainty`` the most it can be off
+        by (half the best round trip). Frame reports do it by themselves
+        when there is no estimate yet, and add an exchange every 10 s."""
+        for _ in range(max(1, exchanges)):
+            await self.clock_exchange()
+        return self.clock
+
+    async def _offset(self) -> float:
+        """The offset for a report: estimated first if there is none, and
+        refreshed in the background when it is getting old."""
+        offset = self.clock.offset
+        if offset is None:
+            await self.sync_clock()
+            offset = self.clock.offset
+            assert offset is not None
+        elif self.clock.wants_exchange(time.monotonic(), CLOCK_REFRESH) and (
+                self._clock_refresh is None or self._clock_refresh.done()):
+            self._clock_refresh = asyncio.get_running_loop().create_task(self._refresh_clock())
+        return offset
+
+    async def _refresh_clock(self) -> None:
+        try:
+            await self.clock_exchange()
+        except (TransitiondError, ConnectionError, asyncio.TimeoutError):
+            pass        # the next report tries again
+
+    async def report_frames(self, frames: Iterable[Tuple[int, Optional[float]]], *,
+                            confirm: bool = False) -> int:
+        """Reports presented frames for touch to frame: each item is
+        ``(seq, presented_at)``, the ``seq`` of an event line and when the
+        frame that first showed it was presented, on the client's clock
+        (``time.monotonic()``; None: now). The times are converted to the
+        daemon's clock by :attr:`clock` (estimated first if need be) and
+        sent in ``frames`` commands of at most 64 pairs, without waiting
+        for a reply; with ``confirm`` each command has an ``id`` and its
+        ``ok`` is awaited (a refusal raises :class:`CommandError`). The
+        daemon counts a client's seqs once each and only rising, at most
+        240 a second, and joins only lines that input made (``began``,
+        ``changed``, ``ended``; not ``animating``). Returns how many pairs
+        were sent."""
+        now = time.monotonic()
+        pairs: List[Tuple[int, float]] = []
+        for seq, presented in frames:
+            if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
+                raise ValueError(f"a seq is a whole number from 0 (got {seq!r})")
+            at = now if presented is None else float(presented)
+            if not math.isfinite(at):
+                raise ValueError(f"a presentation time must be finite (got {presented!r})")
+            pairs.append((seq, at))
+        if not pairs:
+            return 0
+        offset = await self._offset()
+        for start in range(0, len(pairs), FRAMES_PER_COMMAND):
+            batch = [[seq, round(at + offset, 6)] for seq, at in pairs[start:start + FRAMES_PER_COMMAND]]
+            command = {"cmd": "frames", "frames": batch}
+            if confirm:
+                await self.command(command)
+            else:
+                transport = self._transport
+                if transport is None:
+                    raise ConnectionResetError(f"not connected to {self.where}")
+                await transport.send(command)
+        return len(pairs)
+
+    async def report_frame(self, seq: int, presented_at: Optional[float] = None, *,
+                           confirm: bool = False) -> int:
+        """Reports that the frame that first showed the line with ``seq``
+        was presented at ``presented_at`` (``time.monotonic()``; None:
+        now). See :meth:`report_frames`."""
+        return await self.report_frames([(seq, presented_at)], confirm=confirm)
 
 
 async def _send_quietly(transport: Transport, command: Dict[str, Any]) -> None:

@@ -9,7 +9,7 @@ from typing import Any, Dict, Optional, Union
 #: progress, velocity and values).
 TRANSITION_EVENTS = ("began", "changed", "ended", "animating", "finished", "cancelled")
 #: The types of replies to commands.
-REPLY_TYPES = ("pong", "ok", "state", "error")
+REPLY_TYPES = ("pong", "clock", "ok", "state", "error")
 
 
 class Event(dict):
@@ -17,13 +17,18 @@ class Event(dict):
 
     ``raw`` is the daemon's line exactly as received (bytes, without the
     newline), so a consumer can pass it on unchanged; a synthetic event's
-    ``raw`` is encoded the way the daemon encodes its lines."""
+    ``raw`` is encoded the way the daemon encodes its lines.
+    ``received_at`` is when the client read the line, on its own clock
+    (``time.monotonic()``; None for a synthetic event): the moment a UI
+    could first show it, and the end of a ``clock`` exchange."""
 
-    __slots__ = ("raw",)
+    __slots__ = ("raw", "received_at")
 
-    def __init__(self, fields: Dict[str, Any], raw: Optional[bytes] = None):
+    def __init__(self, fields: Dict[str, Any], raw: Optional[bytes] = None,
+                 received_at: Optional[float] = None):
         super().__init__(fields)
         self.raw = raw if raw is not None else encode(fields)
+        self.received_at = received_at
 
     @property
     def type(self) -> Optional[str]:
@@ -45,7 +50,7 @@ class Event(dict):
         return f"Event({dict.__repr__(self)})"
 
 
-def decode(raw: Union[bytes, str]) -> Optional[Event]:
+def decode(raw: Union[bytes, str], received_at: Optional[float] = None) -> Optional[Event]:
     """An Event from one line, or None if the line is not a JSON object."""
     if isinstance(raw, str):
         raw = raw.encode("utf-8")
@@ -55,7 +60,7 @@ def decode(raw: Union[bytes, str]) -> Optional[Event]:
         return None
     if not isinstance(fields, dict):
         return None
-    return Event(fields, raw)
+    return Event(fields, raw, received_at)
 
 
 def format_number(value: float) -> str:
