@@ -223,10 +223,6 @@ async def test_the_join_is_the_delay_reported(launcher, transport):
     assert abs(moved - 0.080) <= u1 + u2 + DELIVERY, f"moved {moved * 1e3:.3f} ms"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the daemon joins animation lines in a paced replay: ReplayHost.fire() notes every due step "
-    "(session.nextActivity, animation frames included) as input due then, so an animating line's "
-    "report makes a sample; protocol.md says animation frames join nothing"))
 async def test_reports_of_animation_lines_join_nothing(launcher):
     daemon, client = await paced_replay(launcher, "unix")
     async with client:
