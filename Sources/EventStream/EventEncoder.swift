@@ -70,12 +70,13 @@ public struct EventEncoder: Sendable {
     public func hello(type: HelloType = .hello, active: [TransitionEngine.Snapshot], seq: UInt64? = nil,
                       input: HostInputStatus = [], geometry: ScreenGeometry? = nil,
                       devices: [(source: Int, path: String, name: String)] = [], exclusions: [ScreenRect] = [],
-                      filter: FilterStatus? = nil, rests: [Double?] = [], id: RequestID? = nil,
-                      into w: JSONWriter) {
+                      filter: FilterStatus? = nil, rests: [Double?] = [], latency: LatencyStatus? = nil,
+                      id: RequestID? = nil, into w: JSONWriter) {
         var snapshot = self.snapshot(active: active, seq: seq, input: input, geometry: geometry, devices: devices,
                                      exclusions: exclusions, rests: rests)
         snapshot.filter = filter
         snapshot.panels = input.panels
+        snapshot.latency = latency
         (type == .hello ? StreamMessage.hello(snapshot) : .state(snapshot, id: id)).encode(into: w)
     }
 

@@ -34,6 +34,8 @@ public final class TransitionServer: @unchecked Sendable {
     private var latencyStart: Int64?
     /// Which input each line came from, and the clients' frames joined to it.
     private var frames = FrameJoin()
+    /// The last minute's latencies, for `state`.
+    private var touchToFrame = LatencyWindow(), inputToWrite = LatencyWindow()
     private var encoder: EventEncoder
     /// Re-reads the config for a reload (nil: nothing to re-read).
     private let configReader: ConfigReader?
@@ -252,8 +254,10 @@ public final class TransitionServer: @unchecked Sendable {
         case .setFilterRegions(let regions):
             host.setFilterRegions(regions)
         case .sendState(let id, let requestID):
+            let now = MonotonicClock.nanoseconds
+            let latency = LatencyStatus(touchToFrame: touchToFrame.summary(at: now), inputToWrite: inputToWrite.summary(at: now))
             writer.reset()
-            encoder.hello(type: .state, active: host.snapshot(), seq: host.lastSeq, input: host.inputStatus, geometry: host.geometry, devices: host.inputDevices, exclusions: machine.exclusionsInForce, filter: host.filterStatus, rests: host.rests, id: requestID, into: writer)
+            encoder.hello(type: .state, active: host.snapshot(), seq: host.lastSeq, input: host.inputStatus, geometry: host.geometry, devices: host.inputDevices, exclusions: machine.exclusionsInForce, filter: host.filterStatus, rests: host.rests, latency: latency, id: requestID, into: writer)
             let line = ReplyLines.buffer(writer)
             input { $0.answered(id, command: "state", result: nil, line, into: &$1) }
         case .sendClock(let id, let requestID):
@@ -261,8 +265,10 @@ public final class TransitionServer: @unchecked Sendable {
             input { $0.reply(id, line, into: &$1) }
         case .joinFrames(let id, let transport, let reports):
             guard let metrics else { return }
-            for sample in frames.join(reports, from: id, now: MonotonicClock.nanoseconds) {
+            let now = MonotonicClock.nanoseconds
+            for sample in frames.join(reports, from: id, now: now) {
                 metrics.observeTouchToFrame(transport, Int64(sample * 1e9))
+                touchToFrame.add(sample, at: now)
             }
         case .sendDump(let id, let requestID):
             guard let recordings = host.flightRecordings() else {
@@ -330,7 +336,9 @@ public final class TransitionServer: @unchecked Sendable {
     private func latencyMeasured() {
         guard let start = latencyStart, let metrics else { return }
         latencyStart = nil
-        metrics.observeLatency(max(0, MonotonicClock.nanoseconds - start))
+        let now = MonotonicClock.nanoseconds
+        metrics.observeLatency(max(0, now - start))
+        inputToWrite.add(Double(max(0, now - start)) / 1e9, at: now)
     }
 
     /// The server listens: what the host makes before its input starts (a

@@ -236,6 +236,15 @@ struct WritePathTests {
         #expect(try lines(channel).isEmpty, "no reply without an id")
         #expect(samples.taken.count == 1 && samples.taken[0].0 == .unixSocket, "\(samples.taken)")
         #expect(samples.taken.first.map { abs(Double($0.1) / 1e9 - 0.030) < 0.001 } == true, "\(samples.taken)")
+        // `state` says the last minute's: this one sample.
+        try channel.writeInbound(ByteBuffer(string: "{\"cmd\":\"state\"}\n"))
+        let state = try #require(try lines(channel).first)
+        guard case .state(let snapshot, _) = try StreamMessage.decode(line: state) else {
+            Issue.record("not a state: \(state)")
+            return
+        }
+        let touch = try #require(snapshot.latency?.touchToFrame, "\(state)")
+        #expect(touch.samples == 1 && abs(touch.p50 - 0.030) < 0.001 && touch.p95 == touch.p50, "\(state)")
     }
 
     @Test func aFullSocketHoldsTheBatchThenLaterLinesFollowItInOrder() throws {
