@@ -25,6 +25,10 @@ struct SubscribeSession {
 
     /// The id of the subscription command, to recognise its reply.
     static let subscribeID = "subscribe"
+    /// The live view asks `state` for the last minute's latencies this often, under this id.
+    static let latencyID = "live-latency"
+    static let latencyInterval = 5.0
+    private var askedLatency = -Double.infinity
 
     init(path: String, names: [String], retrySeconds: Double, view: TerminalView?) {
         self.path = path
@@ -98,6 +102,7 @@ struct SubscribeSession {
                 line = try connection.readLine(timeout: 0.25)
             } catch .timedOut, .interrupted {
                 flush()
+                askLatency(connection)
                 if var v = view { out.write(v.tick(mirror)); view = v }
                 if out.readerGone { return .stopped }
                 continue
@@ -138,7 +143,13 @@ struct SubscribeSession {
                 throw Failure(.unavailable, "the daemon at \(path) refused the subscription: \(code): \(text)")
             }
             if view == nil { note("the daemon says: \(code): \(text)") }
-        case .state, .pong, .clock, .dump, .unknown:
+        case .state(let snapshot, let id):
+            // The live view's own question: its latencies, not a snapshot to show.
+            if id == .text(Self.latencyID) {
+                view?.latency = snapshot.latency
+                return
+            }
+        case .pong, .clock, .dump, .unknown:
             break
         }
         mirror.apply(message)
@@ -162,6 +173,14 @@ struct SubscribeSession {
         } catch {
             // The connection is going away: the read loop sees it next.
         }
+    }
+
+    /// The live view shows the daemon's last minute of latencies: asked for
+    /// now and then (not for NDJSON, which passes the stream on as it is).
+    private mutating func askLatency(_ connection: StreamConnection) {
+        guard view != nil, MonotonicClock.seconds - askedLatency >= Self.latencyInterval else { return }
+        askedLatency = MonotonicClock.seconds
+        try? connection.send(bytes: ClientCommand.state.encodedLine(id: .text(Self.latencyID)))
     }
 
     private func isOurReply(cmd: String, id: RequestID?) -> Bool {

@@ -12,6 +12,10 @@ struct TerminalView {
     private var drawn = 0
     private var dirty = false
     private var lastDraw = -Double.infinity
+    /// The daemon's last minute of latencies (`state`'s), shown under the bars.
+    var latency: LatencyStatus? {
+        didSet { dirty = true }
+    }
 
     init(names: [String]) {
         self.names = Set(names)
@@ -57,12 +61,28 @@ struct TerminalView {
             text += Self.line(entry, nameWidth: nameWidth) + "\n"
         }
         drawn = entries.count
+        if let latency, let line = Self.line(latency) {
+            text += line + "\n"
+            drawn += 1
+        }
         return text
     }
 
     /// The widest a line may be: a redraw moves up one row per line, so a
     /// line that wrapped on an 80-column terminal would leave copies.
     static let width = 79
+
+    /// "touch→frame p50 18.7 p95 40.6 ms (75) · daemon p50 0.4 p95 1.1 ms", the
+    /// last minute's; nil with nothing to say.
+    static func line(_ latency: LatencyStatus) -> String? {
+        func ms(_ s: LatencyStatus.Summary) -> String { "p50 \(fixed(s.p50 * 1000, 1)) p95 \(fixed(s.p95 * 1000, 1)) ms" }
+        var parts: [String] = []
+        if let t = latency.touchToFrame { parts.append("touch→frame \(ms(t)) (\(t.samples))") }
+        if let d = latency.inputToWrite { parts.append("daemon \(ms(d))") }
+        guard !parts.isEmpty else { return nil }
+        let line = "last minute: " + parts.joined(separator: " · ")
+        return line.count > width ? String(line.prefix(width - 1)) + "…" : line
+    }
     static let nameLimit = 16
 
     /// One transition's line, at most `width` columns: name, bar, percent,

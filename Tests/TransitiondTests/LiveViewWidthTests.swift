@@ -55,6 +55,38 @@ struct LiveViewWidthTests {
         #expect((lines.map(\.count).max() ?? 0) <= 79)
     }
 
+    /// `subscribe`'s live view asks the daemon for the last minute's
+    /// latencies now and then and shows them under the bars.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: LiveViewWidthTests.script), "no util-linux script"))
+    func subscribeShowsTheLastMinutesLatencies() throws {
+        let socket = temporarySocketPath()
+        let daemon = try DaemonProcess(["replay", "--socket", socket, "--metrics", "127.0.0.1:0", "--speed", "1",
+                                        "--wait-clients", "1", "--hold", "Recordings/back-drag-finish.events"], socket: socket)
+        try daemon.waitUntilListening()
+        final class Output: @unchecked Sendable {
+            let lock = NSLock()
+            var text = ""
+        }
+        let output = Output()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.script)
+        process.arguments = ["-qc", "\(ProjectPaths.binary) subscribe --socket \(socket)", "/dev/null"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = String(decoding: handle.availableData, as: UTF8.self)
+            output.lock.lock(); output.text += chunk; output.lock.unlock()
+        }
+        try process.run()
+        defer { if process.isRunning { process.terminate() }; process.waitUntilExit() }
+        // The replay lasts 1.5 s, the view asks every 5 s: a line within 15 s.
+        let shown = waitUntil(timeout: 15, pollingEvery: 0.05) {
+            output.lock.lock(); defer { output.lock.unlock() }
+            return output.text.contains("last minute: daemon p50 ")
+        }
+        #expect(shown, "\(output.text.suffix(400))")
+    }
+
     @Test func verboseTracesRoundedNumbers() throws {
         let result = try runTransitiond(["replay", "--fast", "--verbose", ProjectPaths.file("Recordings/back-drag-finish.events")])
         #expect(result.stderr.contains("back: began at 0.220540, progress 0.021"), "\(result.stderr)")
