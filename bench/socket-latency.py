@@ -62,6 +62,11 @@ WEBSOCKET = env.get("WEBSOCKET", "0") not in ("", "0")
 # against the same binary with a metrics listener scraped SCRAPE_HZ times a
 # second (and the input-to-write histogram recording), no floor.
 METRICS = env.get("METRICS", "0") not in ("", "0")
+# FRAMES=1: touch to frame's cost. The same binary with metrics on
+# (`--metrics`, not scraped) served to subscribers that read only against
+# subscribers that also report a presented frame at most every 1/60 s
+# (`socket-subscriber --frames 1`, as a UI on a 60 Hz display), no floor.
+FRAMES = env.get("FRAMES", "0") not in ("", "0")
 SCRAPE_HZ = float(env.get("SCRAPE_HZ", "5"))
 RECORDING = env["RECORDING"]
 SIZES = [int(s) for s in env.get("SIZES", "1 10 100 1000").split()]
@@ -229,6 +234,8 @@ def run_one(kind, n, workdir, config, line_bytes):
     scraping = None
     if METRICS and kind == "transitiond":
         argv[argv.index(config)] = config + ".off"  # the same config, [metrics] enabled = false
+    elif FRAMES:
+        argv += ["--metrics", "127.0.0.1:%d" % free_port()]
     elif kind == "metrics":
         metrics_port = free_port()
         argv += ["--metrics", "127.0.0.1:%d" % metrics_port]
@@ -263,7 +270,8 @@ def run_one(kind, n, workdir, config, line_bytes):
                 for i in range(n):
                     subs.append(start(
                         [SUBSCRIBER, target, os.path.join(run_dir, "%d.lat" % i),
-                         "--ready-fd", str(ready_w), "--timeout", str(int(total_bound + 60))],
+                         "--ready-fd", str(ready_w), "--timeout", str(int(total_bound + 60))]
+                        + (["--frames", "1"] if kind == "frames" else []),
                         stdout=subprocess.DEVNULL, stderr=log, pass_fds=(ready_w,)))
             os.close(ready_w)
             ready_w = -1
@@ -497,7 +505,8 @@ def against_baseline(med):
 
 
 def write_doc(text):
-    marker = "websocket-latency" if WEBSOCKET else "metrics-latency" if METRICS else "socket-latency"
+    marker = "websocket-latency" if WEBSOCKET else "metrics-latency" if METRICS else \
+        "frames-latency" if FRAMES else "socket-latency"
     begin, finish = "<!-- %s:begin -->" % marker, "<!-- %s:end -->" % marker
     section = "%s\n%s\n%s" % (begin, text.rstrip("\n"), finish)
     old = open(DOC, encoding="utf-8").read() if os.path.exists(DOC) else \
@@ -534,7 +543,7 @@ def measure_line_bytes(workdir):
 def main():
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, on_signal)
-    kinds = ["transitiond", "websocket"] + (["baseline", "baseline-websocket"] if BASELINE else []) if WEBSOCKET else ["transitiond", "metrics"] if METRICS else \
+    kinds = ["transitiond", "websocket"] + (["baseline", "baseline-websocket"] if BASELINE else []) if WEBSOCKET else ["transitiond", "metrics"] if METRICS else ["transitiond", "frames"] if FRAMES else \
         ["floor"] if FLOOR_ONLY else ["floor", "transitiond"] + (["baseline"] if BASELINE else [])
     workdir = tempfile.mkdtemp(prefix="socket-latency-")
     results = {}
@@ -599,6 +608,8 @@ def main():
             verdicts = verdicts + ["baseline " + v for v in base_verdicts]
     elif METRICS:
         text, verdicts = pair_table(results, "metrics", "off", "on")
+    elif FRAMES:
+        text, verdicts = pair_table(results, "frames", "reading", "reporting")
     else:
         text, med = table(results, kinds)
     when = time.strftime("%Y-%m-%d", time.localtime(started))
@@ -633,6 +644,11 @@ def main():
         summary += ["", "off: `[metrics] enabled = false`; on: the same binary with `--metrics` and a scraper "
                     "GETting /metrics %g times a second; in runs of their own, alternating. A paced replay "
                     "also records the input-to-write histogram (from when each step was due). " % SCRAPE_HZ
+                    + "; ".join(verdicts) + "."]
+    elif FRAMES:
+        summary += ["", "reading: subscribers that only read; reporting: the same subscribers also sending a "
+                    "`frames` command at most every 1/60 s with the newest seq read (a UI on a 60 Hz display); "
+                    "the same binary with metrics on (not scraped), in runs of their own, alternating. "
                     + "; ".join(verdicts) + "."]
     elif FLOOR_ONLY:
         summary += ["", "Floor only (`FLOOR_ONLY=1`): transitiond was not measured."]

@@ -18,6 +18,10 @@
 #   METRICS=1              transitiond with metrics off against the same binary
 #                          with a metrics listener scraped SCRAPE_HZ=5 times a
 #                          second; its own table in the doc
+#   FRAMES=1               touch to frame's cost: subscribers that only read
+#                          against the same ones reporting a presented frame
+#                          at most every 1/60 s (metrics on in both); its own
+#                          table in the doc
 #   WEBSOCKET=1            transitiond's Unix socket against its WebSocket
 #                          transport (the same subscriber as a WebSocket
 #                          client), no floor; its own table in the doc
@@ -111,6 +115,7 @@ command="bench/socket-latency.sh"
 [ "$floor_only" = 0 ] || command="FLOOR_ONLY=1 $command"
 [ "${WEBSOCKET:-0}" = 0 ] || command="WEBSOCKET=1 $command"
 [ "${METRICS:-0}" = 0 ] || command="METRICS=1 $command"
+[ "${FRAMES:-0}" = 0 ] || command="FRAMES=1 $command"
 [ "$seconds" = 10 ] || command="SECONDS_PER_RUN=$seconds $command"
 [ "$rounds" = 5 ] || command="ROUNDS=$rounds $command"
 [ "$sizes" = "1 10 100 1000" ] || command="SIZES=\"$sizes\" $command"
@@ -123,7 +128,7 @@ if [ -n "${BASELINE:-}" ] && [ ! -x "$BASELINE" ]; then fail "BASELINE is not an
 say "== running (open files: $(ulimit -n))"
 FLOOR="$out/socket-floor" SUBSCRIBER="$out/socket-subscriber" TRANSITIOND="$transitiond" \
 RECORDING="$recording" SIZES="$sizes" ROUNDS="$rounds" SECONDS_PER_RUN="$seconds" \
-TRANSITIOND_GIVEN="$given" BASELINE="${BASELINE:-}" FLOOR_ONLY="$floor_only" WEBSOCKET="${WEBSOCKET:-0}" METRICS="${METRICS:-0}" SCRAPE_HZ="${SCRAPE_HZ:-5}" WAIT_IDLE="${WAIT_IDLE:-0}" WAIT_CLIENTS="${WAIT_CLIENTS:-1}" DOC="${DOC:-}" NPROC="$(nproc)" COMMIT="$commit" \
+TRANSITIOND_GIVEN="$given" BASELINE="${BASELINE:-}" FLOOR_ONLY="$floor_only" WEBSOCKET="${WEBSOCKET:-0}" METRICS="${METRICS:-0}" FRAMES="${FRAMES:-0}" SCRAPE_HZ="${SCRAPE_HZ:-5}" WAIT_IDLE="${WAIT_IDLE:-0}" WAIT_CLIENTS="${WAIT_CLIENTS:-1}" DOC="${DOC:-}" NPROC="$(nproc)" COMMIT="$commit" \
 COMMAND="$command" \
     python3 "$here/socket-latency.py" &
 children+=($!)

@@ -8,7 +8,7 @@
  * (CLOCK_MONOTONIC) taken right after each read(2) returns, shared by every
  * line that read delivered. Latency = received - sent.
  *
- *   socket-subscriber SOCKET OUTPUT [--count N] [--ready-fd FD] [--timeout S]
+ *   socket-subscriber SOCKET OUTPUT [--count N] [--ready-fd FD] [--timeout S] [--frames 1]
  *   socket-subscriber ws://127.0.0.1:PORT OUTPUT [...]
  *
  * With a ws:// address it is a WebSocket client of transitiond's WebSocket
@@ -31,6 +31,12 @@
  * `"sent":DIGITS}` (the field is the last one of the object); a line that
  * does not is searched for `"sent":` anywhere, so a stamp in another place is
  * still read. Lines without it (hello, replies) are skipped.
+ *
+ * --frames 1 (Unix socket only): also report presented frames, as a UI
+ * on a 60 Hz display does (touch to frame): at most every 1/60 s, the
+ * newest seq read is reported as presented when it was read, in one
+ * `{"cmd":"frames","frames":[[SEQ,SECONDS]]}` (CLOCK_MONOTONIC: the
+ * daemon's clock on the same machine).
  *
  * Cheap on purpose (1,000 of these run at once): one read(2) and one
  * clock_gettime per wake-up, no poll, no allocation per line. A signal
@@ -80,7 +86,7 @@ static int64_t now_ns(void)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: socket-subscriber SOCKET OUTPUT [--count N] [--ready-fd FD] [--timeout S]\n");
+	fprintf(stderr, "usage: socket-subscriber SOCKET OUTPUT [--count N] [--ready-fd FD] [--timeout S] [--frames 1]\n");
 	exit(64);
 }
 
@@ -157,6 +163,37 @@ static uint64_t n;
 static uint64_t count;
 static int ready_fd = -1;
 static int first_line = 1;
+static int frames;               /* --frames 1 */
+static uint64_t newest_seq;      /* the newest seq read, not yet reported */
+static int64_t last_report = 0;  /* when the last frames command went */
+
+/* The `"seq":N` of a line, or 0. */
+static uint64_t seq_of(const char *p, const char *end)
+{
+	static const char key[] = "\"seq\":";
+	for (const char *q = p; q + sizeof key - 1 < end; q++) {
+		if (memcmp(q, key, sizeof key - 1) != 0)
+			continue;
+		uint64_t v = 0;
+		for (q += sizeof key - 1; q < end && *q >= '0' && *q <= '9'; q++)
+			v = v * 10 + (uint64_t)(*q - '0');
+		return v;
+	}
+	return 0;
+}
+
+/* --frames 1: the newest seq, as presented at `now`, once a 60 Hz frame has passed. */
+static void report_frame(int fd, int64_t now)
+{
+	if (!newest_seq || now - last_report < 16666667)
+		return;
+	char line[96];
+	int len = snprintf(line, sizeof line, "{\"cmd\":\"frames\",\"frames\":[[%llu,%lld.%09lld]]}\n",
+			   (unsigned long long)newest_seq, (long long)(now / 1000000000), (long long)(now % 1000000000));
+	(void)!write(fd, line, (size_t)len);
+	newest_seq = 0;
+	last_report = now;
+}
 
 /* One line [p, end) read at `received`: 0 to go on, 1 when --count is
  * reached, -1 on an allocation failure, 4 when the server refused us. */
@@ -173,6 +210,11 @@ static int take_line(const char *p, const char *end, int64_t received)
 			close(ready_fd);
 			ready_fd = -1;
 		}
+	}
+	if (frames) {
+		uint64_t seq = seq_of(p, end);
+		if (seq > newest_seq)
+			newest_seq = seq;
 	}
 	int64_t sent = sent_of(p, end);
 	if (sent < 0)
@@ -314,6 +356,8 @@ int main(int argc, char **argv)
 			ready_fd = (int)v;
 		else if (strcmp(argv[i], "--timeout") == 0)
 			timeout = (unsigned)v;
+		else if (strcmp(argv[i], "--frames") == 0)
+			frames = v != 0;
 		else
 			usage();
 		i++;
@@ -420,6 +464,8 @@ int main(int argc, char **argv)
 			have = (size_t)(end - p);
 			if (have && p != buf)
 				memmove(buf, p, have);
+			if (frames)
+				report_frame(fd, received);
 		}
 		if (taken == 4)
 			return 4;
