@@ -512,6 +512,21 @@ class Recording:
         self.facts = facts
 
 
+def frame_by_frame_stroke(kernel, writer, t0, seconds, hz, x0, x1, y):
+    """One finger from (x0, y) to (x1, y) over `seconds` from t0 at `hz`
+    frames a second (normalised positions, a new x every frame, no noise),
+    lifted one frame later: the kernel tier's exact strokes."""
+    frames = round(seconds * hz)
+    last = None
+    for i in range(frames + 1):
+        x = round((x0 + (x1 - x0) * i / frames) * X_MAX)
+        if x == last:
+            x += 1
+        last = x
+        writer.frame(round((t0 + i / hz) * 1e6), kernel.frame({0: (x, round(y * Y_MAX))}))
+    writer.frame(round((t0 + (frames + 1) / hz) * 1e6), kernel.frame({}))
+
+
 def one_finger(clock, start, waypoints, lift_after):
     """One finger landing in frame 0 at `start`, moving through the waypoints
     and lifting in the first frame after time `lift_after`."""

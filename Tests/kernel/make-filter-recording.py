@@ -99,16 +99,7 @@ FINGER, PALM = 8 * MAJOR_RESOLUTION, 50 * MAJOR_RESOLUTION  # 8 mm, 50 mm
 def drag(kernel, writer, t0, seconds, x0, x1, y):
     """One finger from (x0, y) to (x1, y) over `seconds` from t0 (normalised
     positions), then lifted one frame later."""
-    frames = round(seconds * HZ)
-    last = None
-    for i in range(frames + 1):
-        x = round((x0 + (x1 - x0) * i / frames) * syn.X_MAX)
-        if x == last:
-            x += 1
-        last = x
-        events = kernel.frame({0: (x, round(y * syn.Y_MAX))})
-        writer.frame(round((t0 + i / HZ) * 1e6), events)
-    writer.frame(round((t0 + (frames + 1) / HZ) * 1e6), kernel.frame({}))
+    syn.frame_by_frame_stroke(kernel, writer, t0, seconds, HZ, x0, x1, y)
 
 
 def drag_y(kernel, writer, t0, seconds, x, y0, y1):

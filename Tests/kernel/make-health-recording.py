@@ -24,20 +24,6 @@ sys.dont_write_bytecode = True  # no __pycache__ in Recordings/
 import synthesise as syn  # noqa: E402
 
 
-def stroke(kernel, writer, t0, seconds, hz, x0, x1, y):
-    """One finger from (x0, y) to (x1, y) over `seconds` from t0 at `hz`
-    frames a second (each frame a new position), lifted one frame later."""
-    frames = round(seconds * hz)
-    last = None
-    for i in range(frames + 1):
-        x = round((x0 + (x1 - x0) * i / frames) * syn.X_MAX)
-        if x == last:
-            x += 1
-        last = x
-        writer.frame(round((t0 + i / hz) * 1e6), kernel.frame({0: (x, round(y * syn.Y_MAX))}))
-    writer.frame(round((t0 + (frames + 1) / hz) * 1e6), kernel.frame({}))
-
-
 def main(argv):
     if len(argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -46,10 +32,10 @@ def main(argv):
     with open(argv[1], "w", encoding="utf-8", newline="\n") as fp:
         writer = syn.EvemuWriter(fp, syn.PANEL)
         for t0 in (0.20, 1.50, 2.80):
-            stroke(kernel, writer, t0, 1.0, 120, 0.30, 0.70, 0.50)   # F
-        stroke(kernel, writer, 4.20, 0.40, 120, 0.01, 0.61, 0.50)    # B
+            syn.frame_by_frame_stroke(kernel, writer, t0, 1.0, 120, 0.30, 0.70, 0.50)   # F
+        syn.frame_by_frame_stroke(kernel, writer, 4.20, 0.40, 120, 0.01, 0.61, 0.50)    # B
         for t0 in (7.50, 10.30, 13.10, 15.90):
-            stroke(kernel, writer, t0, 2.4, 25, 0.30, 0.70, 0.60)    # S
+            syn.frame_by_frame_stroke(kernel, writer, t0, 2.4, 25, 0.30, 0.70, 0.60)    # S
     return 0
 
 

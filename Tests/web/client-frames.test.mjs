@@ -8,22 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TransitiondClient } from '../../clients/js/transitiond.js';
-
-/** A WebSocket the test drives: `deliver(obj)` is a message from the daemon; `sent` what the client sent. */
-class FakeSocket {
-  static last;
-  constructor(url) {
-    this.url = url;
-    this.readyState = 0;
-    this.sent = [];
-    FakeSocket.last = this;
-    queueMicrotask(() => { this.readyState = 1; this.onopen?.(); });
-  }
-  send(text) { this.sent.push(text); }
-  close() { this.readyState = 3; }
-  deliver(message) { this.onmessage?.({ data: JSON.stringify(message) }); }
-  commands(cmd) { return this.sent.map((x) => JSON.parse(x)).filter((c) => c.cmd === cmd); }
-}
+import { FakeSocket } from './fake-socket.mjs';
 
 /** performance.now() returns `clock.ms` while the test runs. */
 function fakeClock(t, ms = 1000) {

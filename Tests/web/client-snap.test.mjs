@@ -8,27 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { TransitiondClient, CommandError } from '../../clients/js/transitiond.js';
+import { FakeSocket } from './fake-socket.mjs';
 import { ROOT, startDaemon, within } from './daemon.mjs';
-
-/** A WebSocket the test drives: `deliver(obj)` is a message from the daemon; `sent` what the client sent. */
-class FakeSocket {
-  static last;
-  constructor(url) {
-    this.url = url;
-    this.readyState = 0;
-    this.sent = [];
-    FakeSocket.last = this;
-    queueMicrotask(() => { this.readyState = 1; this.onopen?.(); });
-  }
-  send(text) { this.sent.push(text); }
-  close() { this.readyState = 3; }
-  deliver(message) { this.onmessage?.({ data: JSON.stringify(message) }); }
-  /** The daemon answers the last command sent with `ok`. */
-  ack() {
-    const command = JSON.parse(this.sent.at(-1));
-    this.deliver({ type: 'ok', cmd: command.cmd, id: command.id });
-  }
-}
 
 async function connected() {
   const client = new TransitiondClient('ws://fake/stream', { WebSocket: FakeSocket, reconnect: false });
