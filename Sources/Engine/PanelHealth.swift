@@ -15,7 +15,8 @@
 /// (75th − 25th percentile, in milliseconds). Percentiles interpolate
 /// linearly between the sorted intervals.
 ///
-/// Judged once `Settings.minimumSamples` intervals are in the window: the
+/// Judged once `Settings.minimumSamples` intervals are in the window, and
+/// then every `judgeEvery`-th interval (a judgement sorts the window): the
 /// panel is `degraded` when the median rate is below `minReportRate`, and
 /// healthy again when it reaches `minReportRate × Settings.recovery` (a
 /// panel near the limit does not flap). `frame` says when that changes, so
@@ -87,6 +88,10 @@ public struct PanelHealth: Sendable, Equatable {
     /// The window: a ring of the last intervals (seconds), oldest at `next` once full.
     private var intervals: [Double] = []
     private var next = 0
+    /// Intervals added since the last judgement: the live path judges every
+    /// `judgeEvery`-th, not on every frame (a judgement sorts the window).
+    private var sinceJudged = 0
+    static let judgeEvery = 8
     /// The last frame's contacts (to see which moved), and the time of the
     /// last frame in which one moved, while contacts stayed down.
     private var previous: [Contact] = []
@@ -124,6 +129,9 @@ public struct PanelHealth: Sendable, Equatable {
         defer { lastMove = time }
         guard let last = lastMove, time > last, time - last <= settings.longestInterval else { return .none }
         add(time - last)
+        sinceJudged += 1
+        guard sinceJudged >= Self.judgeEvery || intervals.count == settings.minimumSamples else { return .none }
+        sinceJudged = 0
         return judge()
     }
 
