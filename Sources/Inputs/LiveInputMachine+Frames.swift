@@ -63,16 +63,16 @@ extension LiveInputMachine {
     /// The panel's health hears of a frame (as the panel reported it); a
     /// change of its verdict is logged once.
     mutating func judgeHealth(of source: Int, _ frame: TouchFrame, into out: inout Output) {
-        guard var panel = health.removeValue(forKey: source) else { return }
-        let change = panel.frame(frame)
-        health[source] = panel
-        let path = devices[source]?.path ?? "the panel"
+        // Updated in place (every frame comes here): no copy of the panel's window.
+        guard let change = health[source]?.frame(frame) else { return }
         switch change {
         case .none:
-            break
+            return
         case .degraded(let report):
+            let path = devices[source]?.path ?? "the panel"
             out.log(.notice, "\(path) reports at \(Self.hertz(report.medianRate)) while touched (median; 5th percentile \(Self.hertz(report.p5Rate))), below min_report_rate \(Self.hertz(settings.health.minReportRate)): degraded")
         case .recovered(let report):
+            let path = devices[source]?.path ?? "the panel"
             out.log(.notice, "\(path) reports at \(Self.hertz(report.medianRate)) while touched again (median; 5th percentile \(Self.hertz(report.p5Rate))): no longer degraded")
         }
     }
