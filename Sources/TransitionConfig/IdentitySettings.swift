@@ -19,7 +19,9 @@ public struct IdentitySettings: Sendable, Equatable {
     public var labels: [String: String]
 
     /// The labels `transitiond_info` sets itself, which `labels` may not take.
-    public static let reservedLabels = ["kiosk", "site", "config_hash", "version", "instance", "job"]
+    /// (`instance` and `job` are Prometheus's own for the scraped target.)
+    public static let reservedLabels = [IdentityKeys.kiosk.name, IdentityKeys.site.name, "config_hash", "version",
+                                        "instance", "job"]
 
     public init(kiosk: String? = nil, site: String? = nil, labels: [String: String] = [:]) {
         self.kiosk = kiosk
