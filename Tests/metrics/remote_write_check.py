@@ -13,8 +13,8 @@ agent; only the unit's paths become this run's folders and its web port a
 free one. The receiver is a plain Prometheus with its remote-write receiver
 on. Checked:
 - the receiver has the daemon's series, under the agent's instance label,
-  and transitiond_info with kiosk, site and config_hash (the daemon's
-  [identity]);
+  transitiond_info with kiosk, site and config_hash (the daemon's
+  [identity]) and process_start_time_seconds;
 - the receiver stops for 15 s while the agent keeps scraping and retrying;
   started again on the same data, it gets the outage's samples from the
   agent's write-ahead log: the raw samples of transitiond_build_info over
@@ -180,6 +180,7 @@ def main():
               (accepted.stderr.strip().splitlines() or [""])[0] + " (running without it)")
         if accepted.returncode != 0:
             config = CONFIG
+        daemon_started = time.time()
         daemon = subprocess.Popen(
             [binary, "replay", *RECORDINGS, "--config", config, "--socket", os.path.join(work, "t.sock"), "--hold",
              "--metrics", f"127.0.0.1:{metrics_port}"],
@@ -254,6 +255,10 @@ def main():
         check("transitiond_info arrives with kiosk, site and config_hash",
               labels.get("kiosk") == KIOSK and labels.get("site") == SITE and labels.get("config_hash", "") != "",
               str(identity))
+        # What the fleet's restart alert counts the changes of.
+        started = query(f'process_start_time_seconds{{instance="{INSTANCE}"}}')
+        check("process_start_time_seconds arrives, the daemon's start",
+              len(started) == 1 and daemon_started - 5 <= float(started[0]["value"][1]) <= time.time(), str(started))
 
         # The outage: the receiver stops; the agent keeps scraping into its WAL.
         wait_for("the receiver caught up",
