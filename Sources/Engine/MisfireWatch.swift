@@ -76,7 +76,11 @@ public struct MisfireWatch: Sendable {
         for event in events where transitions.indices.contains(event.transition) {
             let i = event.transition
             switch event.kind {
-            case .began, .changed:
+            case .began:
+                // A gesture's own peak: an end this watch did not see (a
+                // command's, a stuck contact's) leaves nothing behind.
+                peaks[i] = event.progress
+            case .changed:
                 peaks[i] = max(peaks[i] ?? event.progress, event.progress)
             case .ended:
                 let peak = max(peaks.removeValue(forKey: i) ?? event.progress, event.progress)
@@ -96,7 +100,8 @@ public struct MisfireWatch: Sendable {
             }
         }
         guard var misfire = found else { return nil }
-        if let lastKept, misfire.time - lastKept < interval, misfire.time >= lastKept {
+        // Either way: two panels' batches may come a little out of order.
+        if let lastKept, abs(misfire.time - lastKept) < interval {
             suppressed += 1 + others
             return nil
         }

@@ -46,7 +46,7 @@ extension DeviceHost {
                 }
             case .keepMisfire(let misfire):
                 // The rings are copied here, on the loop; the spool formats and writes them on its own queue.
-                guard let spool, let snapshots = recorders.snapshots() else { continue }
+                guard let spool, spool.accepts(), let snapshots = recorders.snapshots() else { continue }
                 spool.keep(misfire, snapshots, header: recordingHeader(kind: "misfire"), done: misfireKept)
             case .removeCopy(let id):
                 copies.removeValue(forKey: id)?.remove()

@@ -116,6 +116,8 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
         loop.assertInEventLoop()
         machine.shutdown(at: driver.now, events: &events, into: &out)
         performActions()
+        // A misfire being written is finished: the process may end next.
+        spool?.drain()
     }
 
     /// Takes the source's batch and gives each report to the machine; one

@@ -10,6 +10,8 @@ extension LiveInputMachine {
     mutating func perform(_ command: TransitionEngine.Command, transition: Int, at now: Double,
                           events: inout [TransitionEvent], into out: inout Output) -> TransitionEngine.CommandOutcome {
         let outcome = engine.perform(command, transition: transition, at: now, into: &events)
+        // A command's ends are no misfires; what the engine explained of them goes.
+        engine.explanations?.removeAll(keepingCapacity: true)
         scheduleTick(into: &out)
         return outcome
     }

@@ -120,6 +120,8 @@ extension LiveInputMachine {
             counters.transitionEvents += out.events.count
             out.actions.append(.emit(inputTime: nil))
         }
+        // A stuck contact's end, and whatever the engine explained meanwhile.
+        checkMisfires(into: &out)
         scheduleTick(into: &out)
     }
 

@@ -12,8 +12,10 @@ extension LiveInputMachine {
         engine.explanations = interval == nil ? nil : []
     }
 
-    /// At a batch's end, after its events are emitted: a misfire among them
-    /// is kept (the dump is made and written off the loop's time).
+    /// At a batch's end and a tick's, after their events are emitted: a
+    /// misfire among them is kept (the dump is made and written off the
+    /// loop's time). Every path that makes the engine explain drains what
+    /// it explained (here, or after a command), so nothing piles up.
     mutating func checkMisfires(into out: inout Output) {
         guard misfires != nil else { return }
         let explained = engine.explanations ?? []

@@ -1,8 +1,10 @@
 /// The config's hash (`config_hash`): which config a kiosk runs, in a
 /// fleet's metrics, `hello`, logs and dumps. It is the SHA-256 of the
-/// resolved config as `ConfigRenderer` writes it — every key with its
-/// effective value, in schema order — so equivalent files (other comments,
-/// key order, defaults written out or left out, `1` for `1.0`) hash alike.
+/// resolved config as `ConfigRenderer` writes it without comments — every
+/// key with its effective value, in schema order — so equivalent files
+/// (other comments, key order, defaults written out or left out, `1` for
+/// `1.0`) hash alike, and so does a version that only rewords a key's help.
+/// (A version that adds a key writes it too: its hash changes.)
 /// `[identity]` is left out: every kiosk of a fleet names itself, and the
 /// hash is to say which of them run the same config.
 public enum ConfigDigest {
@@ -14,7 +16,7 @@ public enum ConfigDigest {
     public static func hash(of config: DaemonConfiguration) -> String {
         var resolved = config
         resolved.identity = .none
-        return String(hex(sha256(Array(ConfigRenderer.render(resolved).utf8))).prefix(digits))
+        return String(hex(sha256(Array(ConfigRenderer.render(resolved, comments: false).utf8))).prefix(digits))
     }
 
     static func hex(_ bytes: [UInt8]) -> String {

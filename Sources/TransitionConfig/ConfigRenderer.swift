@@ -10,27 +10,49 @@ enum ConfigRenderer {
     /// The engine part exactly as `render(_: EngineConfiguration)` writes
     /// it, then the `[server]`, `[input]`, `[filter]` (with its
     /// `[[filter.region]]` tables, in order) and `[metrics]` tables, and
-    /// `[identity]` when it says anything.
-    static func render(_ config: DaemonConfiguration) -> String {
-        render(config.engine)
-            + table(ServerKeys.table, entries(of: config.server), indent: "")
-            + table(InputKeys.table, entries(of: config.input), indent: "")
-            + table(FilterKeys.table, entries(of: config.filter), indent: "")
-            + config.filter.regions.map { table(FilterRegionKeys.table, entries(of: $0), indent: "  ") }.joined()
-            + table(MetricsKeys.table, entries(of: config.metrics), indent: "")
-            + (config.identity.isEmpty ? "" : table(IdentityKeys.table, entries(of: config.identity), indent: ""))
+    /// `[identity]` when it says anything. Without `comments`: only the
+    /// headers and `key = value` lines, one space each side of `=` (the
+    /// config's hash reads this, so rewording a key's help changes no hash).
+    static func render(_ config: DaemonConfiguration, comments: Bool = true) -> String {
+        var blocks = engineBlocks(config.engine)
+        blocks += [
+            Block(ServerKeys.table, entries(of: config.server)),
+            Block(InputKeys.table, entries(of: config.input)),
+            Block(FilterKeys.table, entries(of: config.filter)),
+        ]
+        blocks += config.filter.regions.map { Block(FilterRegionKeys.table, entries(of: $0), indent: "  ") }
+        blocks.append(Block(MetricsKeys.table, entries(of: config.metrics)))
+        if !config.identity.isEmpty { blocks.append(Block(IdentityKeys.table, entries(of: config.identity))) }
+        return format(blocks, comments: comments)
     }
 
     static func render(_ config: EngineConfiguration) -> String {
-        var out = "# transitiond configuration: every key with its effective value.\n"
-        out += section([TopLevelKeys.frameRate.entry(config.frameRate)], schema: ConfigSchema.root, indent: "")
+        format(engineBlocks(config), comments: true)
+    }
+
+    /// The top level, then each `[[transition]]` with its keyframes.
+    private static func engineBlocks(_ config: EngineConfiguration) -> [Block] {
+        var blocks = [Block(nil, [TopLevelKeys.frameRate.entry(config.frameRate)])]
         for transition in config.transitions {
-            out += table(TransitionKeys.table, entries(of: transition), indent: "")
+            blocks.append(Block(TransitionKeys.table, entries(of: transition)))
             for track in transition.keyframes {
-                out += table(KeyframeKeys.table, entries(of: track), indent: "  ")
+                blocks.append(Block(KeyframeKeys.table, entries(of: track), indent: "  "))
             }
         }
-        return out
+        return blocks
+    }
+
+    /// One table's worth of lines: its declaration (nil: the top level), entries and indent.
+    private struct Block {
+        var table: ChildSection?
+        var entries: [ConfigEntry?]
+        var indent = ""
+
+        init(_ table: ChildSection?, _ entries: [ConfigEntry?], indent: String = "") {
+            self.table = table
+            self.entries = entries
+            self.indent = indent
+        }
     }
 
     // MARK: - Entries, in schema order
@@ -172,18 +194,24 @@ enum ConfigRenderer {
 
     // MARK: - Formatting
 
-    /// A blank line, the table's header, then its keys.
-    private static func table(_ table: ChildSection, _ entries: [ConfigEntry?], indent: String) -> String {
-        "\n" + indent + table.schema.header + "\n" + section(entries, schema: table.schema, indent: indent)
+    private static func format(_ blocks: [Block], comments: Bool) -> String {
+        var out = comments ? "# transitiond configuration: every key with its effective value.\n" : ""
+        for block in blocks {
+            let schema = block.table?.schema ?? ConfigSchema.root
+            // A blank line, the table's header, then its keys.
+            if block.table != nil { out += "\n" + block.indent + schema.header + "\n" }
+            out += section(block.entries, schema: schema, indent: block.indent, comments: comments)
+        }
+        return out
     }
 
-    /// `key = value` lines, comments aligned, each saying what the key may
-    /// be; nil entries (absent optional keys) are left out.
-    private static func section(_ entries: [ConfigEntry?], schema: SectionSchema, indent: String) -> String {
+    /// `key = value` lines, with `comments` each saying what the key may
+    /// be, aligned; nil entries (absent optional keys) are left out.
+    private static func section(_ entries: [ConfigEntry?], schema: SectionSchema, indent: String, comments: Bool) -> String {
         let lines = entries.compactMap { entry in
             entry.map { entry in
                 assert(schema.keyNames.contains(entry.spec.name), "\(entry.spec.name) is not a key of \(schema.header)")
-                return (text: indent + entry.line, comment: entry.spec.summary)
+                return (text: indent + entry.line, comment: comments ? entry.spec.summary : nil)
             }
         }
         let width = lines.map(\.text.count).max() ?? 0

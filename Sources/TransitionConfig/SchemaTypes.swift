@@ -18,7 +18,8 @@ enum ConfigValue: Sendable, Equatable {
     var rendered: String {
         switch self {
         case .string(let text): return TOMLString.quoted(text)
-        case .number(let value): return value.description
+        // -0.0 is 0.0 to every key: written alike (the config's hash reads this).
+        case .number(let value): return value == 0 ? "0.0" : value.description
         case .integer(let value): return String(value)
         case .boolean(let value): return value ? "true" : "false"
         case .array(let items): return "[" + items.map(\.rendered).joined(separator: ", ") + "]"
@@ -114,7 +115,7 @@ enum StringRule: Sendable {
             let valid = letter(first) && text.utf8.allSatisfy { letter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) }
             if !valid { return "must be a Prometheus label name: a letter or '_', then letters, digits or '_'" }
             if text.hasPrefix("__") { return "must not start with '__' (Prometheus keeps those names)" }
-            if reserved.contains(text) { return "is a label transitiond sets itself (" + reserved.joined(separator: ", ") + ")" }
+            if reserved.contains(text) { return "is a label transitiond or Prometheus sets itself (" + reserved.joined(separator: ", ") + ")" }
             return nil
         }
     }
@@ -240,7 +241,7 @@ indirect enum ValueKind: Sendable {
         case .integer: return "an integer"
         case .boolean: return "a boolean (true or false)"
         case .array: return "an array"
-        case .table: return "a table"
+        case .table(_, let item): return "a table, each value " + item.expected
         case .either(let kinds):
             var types: [String] = []
             for kind in kinds where !types.contains(kind.expected) { types.append(kind.expected) }

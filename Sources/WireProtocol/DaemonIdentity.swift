@@ -27,10 +27,11 @@ public struct DaemonIdentity: Sendable, Equatable {
         return parts.joined(separator: " ")
     }
 
-    /// A label value as one word: quoted (JSON's way) when it has a space, a
-    /// quote, `=` or a control character, or is empty.
+    /// A label value as one word: quoted (JSON's way, which escapes every
+    /// control and line separator) unless it is printable ASCII without a
+    /// space, a quote, a backslash or `=`.
     static func quotedIfNeeded(_ value: String) -> String {
-        let plain = !value.isEmpty && value.unicodeScalars.allSatisfy { $0.value > 0x20 && $0 != "\"" && $0 != "=" && $0 != "\\" && $0.value != 0x7f }
+        let plain = !value.isEmpty && value.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7f && $0 != "\"" && $0 != "=" && $0 != "\\" }
         if plain { return value }
         let w = JSONWriter()
         w.string(value)

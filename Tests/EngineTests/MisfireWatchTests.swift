@@ -58,6 +58,25 @@ struct MisfireWatchTests {
         #expect(watch.observe([], [other], configuration: configuration) == nil)
     }
 
+    /// An end the watch did not see (a command's, a stuck contact's in a
+    /// tick) leaves no peak for the next gesture of the transition.
+    @Test func aGesturesPeakIsItsOwn() {
+        var watch = MisfireWatch(interval: 1)
+        let unseenEnd = Array(gesture(at: 1, peak: 0.9, end: 0.8).prefix(2))
+        #expect(watch.observe(unseenEnd, [], configuration: configuration) == nil)
+        #expect(watch.observe(gesture(at: 5, peak: 0.05, end: 0.03), [], configuration: configuration) == nil)
+    }
+
+    /// Two panels' batches may come a little out of order: a misfire a
+    /// little before the last kept one is within the interval too.
+    @Test func theIntervalHoldsBothWays() {
+        var watch = MisfireWatch(interval: 60)
+        #expect(watch.observe(gesture(at: 1000, peak: 0.6, end: 0.3), [], configuration: configuration) != nil)
+        #expect(watch.observe(gesture(at: 998, peak: 0.6, end: 0.3), [], configuration: configuration) == nil)
+        #expect(watch.observe(gesture(at: 1002, peak: 0.6, end: 0.3), [], configuration: configuration) == nil)
+        #expect(watch.observe(gesture(at: 1061, peak: 0.6, end: 0.3), [], configuration: configuration)?.suppressed == 2)
+    }
+
     @Test func atMostOneIsKeptPerIntervalAndTheNextSaysHowManyWereNot() {
         var watch = MisfireWatch(interval: 10)
         var kept: [(time: Double, suppressed: Int)] = []

@@ -31,13 +31,14 @@ extension Fixture {
     expectDaemonConfigError(Fixture.identity + "kiosk = \"\"\n", line: 6, key: "identity.kiosk", "must not be empty")
     expectDaemonConfigError(Fixture.identity + "site = 3\n", line: 6, key: "identity.site", "expected a string")
     expectDaemonConfigError(Fixture.identity + "labels = [\"floor=2\"]\n", line: 6, key: "identity.labels", "expected a table")
-    expectDaemonConfigError(Fixture.identity + "labels = { floor = 2 }\n", line: 6, key: "identity.labels", "expected a table")
+    expectDaemonConfigError(Fixture.identity + "labels = { floor = 2 }\n", line: 6, key: "identity.labels",
+                            "expected a table, each value a string")
     expectDaemonConfigError(Fixture.identity + "labels = { \"2floor\" = \"x\" }\n", line: 6, key: "identity.labels",
                             "key '2floor' must be a Prometheus label name")
     expectDaemonConfigError(Fixture.identity + "labels = { \"a-b\" = \"x\" }\n", line: 6, key: "identity.labels", "Prometheus label name")
     expectDaemonConfigError(Fixture.identity + "labels = { __name__ = \"x\" }\n", line: 6, key: "identity.labels", "must not start with '__'")
     expectDaemonConfigError(Fixture.identity + "labels = { kiosk = \"x\" }\n", line: 6, key: "identity.labels",
-                            "is a label transitiond sets itself")
+                            "is a label transitiond or Prometheus sets itself")
     expectDaemonConfigError(Fixture.identity + "labels = { job = \"x\" }\n", line: 6, key: "identity.labels", "sets itself")
     expectDaemonConfigError(Fixture.identity + "labels = { a = { b = \"c\" } }\n", line: 6, key: "identity.labels", "expected a table")
     expectDaemonConfigError(Fixture.identity + "name = \"k\"\n", line: 6, key: "identity.name", "unknown key")
@@ -84,6 +85,11 @@ extension Fixture {
     ] {
         #expect(try hash(equivalent) == plain, "\(equivalent)")
     }
+    // -0.0 is 0.
+    #expect(try hash(Fixture.edgePan + "[input]\nmax_edge_exclusion = -0.0\n") == (try hash(Fixture.edgePan + "[input]\nmax_edge_exclusion = 0\n")))
+    // The hash reads no comment: rewording a key's help changes none.
+    let rendered = ConfigRenderer.render(try parseDaemonValid(Fixture.edgePan), comments: false)
+    #expect(!rendered.contains("#") && rendered.contains("\nfinish_threshold = 0.5\n"), "\(rendered)")
     for different in [
         Fixture.edgePan + "finish_threshold = 0.45\n",
         Fixture.edgePan + "finish_threshold = 0.4\nflick_velocity = 1.2\n",
