@@ -8,18 +8,19 @@ public struct TuningReport: Sendable {
     public var base: [Double]
     public var baseRight: Int
     public var result: TuningSearch.Result
-    /// Recordings searched.
-    public var total: Int
+    /// The recordings searched, as given.
+    public var recordings: [String]
+    public var total: Int { recordings.count }
     /// With the best values: each recording still wrong and its differences.
     public var wrong: [(recording: String, differences: [GestureDifference])]
 
     public init(parameters: [TunedParameter], base: [Double], baseRight: Int, result: TuningSearch.Result,
-                total: Int, wrong: [(recording: String, differences: [GestureDifference])]) {
+                recordings: [String], wrong: [(recording: String, differences: [GestureDifference])]) {
         self.parameters = parameters
         self.base = base
         self.baseRight = baseRight
         self.result = result
-        self.total = total
+        self.recordings = recordings
         self.wrong = wrong
     }
 
@@ -32,10 +33,12 @@ public struct TuningReport: Sendable {
         out += "base config: \(baseRight) of \(total) right\n"
         guard agrees else {
             out += "no values agree with every recording: the best found gets \(result.right) of \(total) right; "
-                + "these conflict with the others:\n"
+                + "\(wrong.count == 1 ? "this stays" : "these stay") wrong:\n"
             for (recording, differences) in wrong {
                 out += "  \(recording)\n" + differences.map { "    \($0)\n" }.joined()
             }
+            let right = recordings.filter { r in !wrong.contains { $0.recording == r } }
+            out += "conflicting with " + (right.isEmpty ? "one another" : right.joined(separator: ", ")) + "\n"
             out += "best found (not a suggestion):\n" + lines
             return out
         }
@@ -55,10 +58,14 @@ public struct TuningReport: Sendable {
             }
             let sweep = result.sweeps[i]
             let line = parameter.key.declaration.entry(result.values[i])?.line ?? parameter.key.rawValue
-            out += line + "  # \(sweep.best) of \(total) right from "
-                + ExpectationNumber.text(sweep.interval.lowerBound, decimals: 4) + " to "
-                + ExpectationNumber.text(sweep.interval.upperBound, decimals: 4)
-                + " (base " + ExpectationNumber.text(base[i], decimals: 6) + ")\n"
+            let base = " (base " + ExpectationNumber.text(base[i], decimals: 6) + ")\n"
+            if sweep.interval == parameter.key.range {
+                out += line + "  # \(sweep.best) of \(total) right anywhere: no recording depends on it" + base
+            } else {
+                out += line + "  # \(sweep.best) of \(total) right from "
+                    + ExpectationNumber.text(sweep.interval.lowerBound, decimals: 4) + " to "
+                    + ExpectationNumber.text(sweep.interval.upperBound, decimals: 4) + base
+            }
         }
         return out
     }

@@ -16,8 +16,11 @@ import Darwin
 /// bisection against the samples just outside (`refinements` halvings);
 /// and the key takes the centre of that interval — the value farthest from
 /// where any recording changes its outcome — written with the fewest
-/// decimals that stay in the interval's middle half; a key on which no
-/// recording depends keeps its value. Keys are taken in
+/// decimals that stay in the interval's middle half. An interval that
+/// runs to an end of the key's range has recordings on one side only, and
+/// nothing says how far from them is enough: there the key keeps its value
+/// if that agrees (and takes the centre if not); so does a key on which no
+/// recording depends. Keys are taken in
 /// turn, and again (at most `passes` rounds) until a round changes none:
 /// each key's interval is then the one with the others at their final values.
 ///
@@ -112,8 +115,14 @@ public struct TuningSearch: Sendable {
         }
         let lower = edge(inside: grid[run.lowerBound], outside: run.lowerBound > 0 ? grid[run.lowerBound - 1] : nil)
         let upper = edge(inside: grid[run.upperBound], outside: run.upperBound < n - 1 ? grid[run.upperBound + 1] : nil)
-        let value = roundest(in: lower...upper, scale: scale, range: key.range)
-        return Sweep(best: best, interval: scale.back(lower)...scale.back(upper), value: value)
+        let interval = scale.back(lower)...scale.back(upper)
+        // Open at one end (the key's range ends there, no recording does):
+        // nothing says how far from the other end is far enough, so an agreeing value stays.
+        let oneSided = run.lowerBound == 0 || run.upperBound == n - 1
+        if oneSided, interval.contains(current), count(current) >= best {
+            return Sweep(best: best, interval: interval, value: current)
+        }
+        return Sweep(best: best, interval: interval, value: roundest(in: lower...upper, scale: scale, range: key.range))
     }
 
     /// The indices of the widest run of neighbouring `counts` equal to

@@ -80,7 +80,7 @@ struct TuneCommand: ParsableCommand {
             let wrong = zip(input.recordings, try differences(result.values)).filter { !$0.1.isEmpty }
             let report = TuningReport(parameters: tuning.parameters, base: tuning.base,
                                       baseRight: try differences(tuning.base).filter(\.isEmpty).count,
-                                      result: result, total: recordings.count,
+                                      result: result, recordings: input.recordings,
                                       wrong: wrong.map { (recording: $0.0, differences: $0.1) })
             var out = StandardOutput()
             out.write(report.text)
