@@ -101,6 +101,13 @@ public enum MetricNames {
         name: "transitiond_build_info", kind: .gauge,
         help: "Always 1; the labels say which transitiond this is.")
 
+    public static let info = MetricDeclaration(
+        name: "transitiond_info", kind: .gauge,
+        help: "Always 1; the labels say which kiosk this is ([identity]: kiosk, site, its labels) and which config it runs (config_hash).")
+    public static let processStartTime = MetricDeclaration(
+        name: "process_start_time_seconds", kind: .gauge,
+        help: "When the daemon started, in seconds since the Unix epoch (a restart changes it).")
+
     /// All of them, for the factory's help lines.
     public static let all: [MetricDeclaration] = [
         transitionsBegan, transitionsEnded, candidatesRejected,
@@ -109,7 +116,7 @@ public enum MetricNames {
         inputToWrite,
         touchToFrame,
         clients, connections, connectionsRefused, linesCoalesced, backlogDisconnects, commands,
-        buildInfo,
+        buildInfo, info, processStartTime,
     ]
 
     /// The latency histogram's buckets: 50 µs to 1 s.

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CoreMetrics
 import Prometheus
 import Engine
@@ -34,6 +37,9 @@ public final class MetricsExporter: @unchecked Sendable {
     /// The panels' gauges: a panel's go when it does (labelled by its
     /// path, so that one panel replugged as another node leaves no series behind).
     private var panelGauges: [Series: CoreMetrics.Gauge] = [:]
+    /// `transitiond_info`, replaced when a reload changes what it says.
+    private var info: (series: Series, gauge: CoreMetrics.Gauge)?
+    private let version: String
 
     /// One time series: a metric and its labels, in order.
     private struct Series: Hashable {
@@ -51,6 +57,7 @@ public final class MetricsExporter: @unchecked Sendable {
     public init(live: Bool, version: String) {
         factory = DeclaredMetricsFactory(registry: registry)
         self.live = live
+        self.version = version
         latency = CoreMetrics.Timer(label: MetricNames.inputToWrite.name, factory: factory)
         var touchToFrame: [ClientTransport: CoreMetrics.Timer] = [:]
         for transport in [ClientTransport.unixSocket, .webSocket] {
@@ -59,6 +66,11 @@ public final class MetricsExporter: @unchecked Sendable {
         }
         self.touchToFrame = touchToFrame
         CoreMetrics.Gauge(label: MetricNames.buildInfo.name, dimensions: [("version", version)], factory: factory).record(1)
+        // Made with the exporter, which the daemon makes as it starts.
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        CoreMetrics.Gauge(label: MetricNames.processStartTime.name, factory: factory)
+            .record(Double(now.tv_sec) + Double(now.tv_nsec) / 1e9)
         // Series without labels exist from the start, at 0: a rate over the
         // first scrapes is right, and a dashboard shows 0, not "no data".
         publish(MetricsReading(server: ServerStatistics(), clients: [.unixSocket: 0, .webSocket: 0], host: HostStatistics()))
@@ -84,6 +96,7 @@ public final class MetricsExporter: @unchecked Sendable {
 
     /// Brings every metric up to `reading`.
     public func publish(_ reading: MetricsReading) {
+        publishInfo(reading.identity)
         let host = reading.host
         let server = reading.server
         for (transition, count) in host.engine.began {
@@ -122,6 +135,23 @@ public final class MetricsExporter: @unchecked Sendable {
         for (command, count) in server.commands {
             self.count(MetricNames.commands, [("command", command.name), ("result", command.result)], count)
         }
+    }
+
+    /// `transitiond_info{kiosk,site,config_hash,version,…}`: one series, with
+    /// the config's free labels after the fixed ones; the old one goes when
+    /// a reload changes them. Without an identity (a daemon that read no
+    /// config of its own does have one: the embedded config's hash) nothing.
+    private func publishInfo(_ identity: DaemonIdentity?) {
+        guard let identity else { return }
+        var labels = [("kiosk", identity.kiosk ?? ""), ("site", identity.site ?? ""),
+                      ("config_hash", identity.configHash), ("version", version)]
+        labels += identity.labels.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        let series = Series(name: MetricNames.info.name, labels: labels.map { Label(name: $0.0, value: $0.1) })
+        if info?.series == series { return }
+        info?.gauge.destroy()
+        let gauge = CoreMetrics.Gauge(label: series.name, dimensions: labels, factory: factory)
+        gauge.record(1)
+        info = (series, gauge)
     }
 
     /// Each attached panel's health gauges; those of panels gone, or of

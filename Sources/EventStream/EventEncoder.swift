@@ -66,17 +66,19 @@ public struct EventEncoder: Sendable {
     /// connect and `state` in reply to a `state` command (with its request
     /// `id`); `seq` (when given) is the seq of the last event before the
     /// snapshot; `input` the live daemon's `"input":…` fields; `exclusions`
-    /// the exclusion regions in force; `filter` what filter mode's filter does.
+    /// the exclusion regions in force; `filter` what filter mode's filter does;
+    /// `identity` who the daemon is.
     public func hello(type: HelloType = .hello, active: [TransitionEngine.Snapshot], seq: UInt64? = nil,
                       input: HostInputStatus = [], geometry: ScreenGeometry? = nil,
                       devices: [(source: Int, path: String, name: String)] = [], exclusions: [ScreenRect] = [],
                       filter: FilterStatus? = nil, rests: [Double?] = [], latency: LatencyStatus? = nil,
-                      id: RequestID? = nil, into w: JSONWriter) {
+                      identity: DaemonIdentity? = nil, id: RequestID? = nil, into w: JSONWriter) {
         var snapshot = self.snapshot(active: active, seq: seq, input: input, geometry: geometry, devices: devices,
                                      exclusions: exclusions, rests: rests)
         snapshot.filter = filter
         snapshot.panels = input.panels
         snapshot.latency = latency
+        snapshot.identity = identity
         (type == .hello ? StreamMessage.hello(snapshot) : .state(snapshot, id: id)).encode(into: w)
     }
 

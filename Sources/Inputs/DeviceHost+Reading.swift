@@ -64,7 +64,16 @@ extension DeviceHost {
     public var filterNodes: [Int: String] { machine.filterNodes }
     /// The bytes each panel's ring holds now (for tests and logs).
     public var flightRecorderHeld: [Int: Int] { recorders.held }
-    public func flightRecordings() -> [FlightRecording]? { recorders.recordings() }
+    public func flightRecordings() -> [FlightRecording]? { recorders.recordings(header: recordingHeader()) }
+
+    /// The comment lines at the top of a flight recording: that it is one,
+    /// and who the daemon is (`verify --corpus` and people reading a spool
+    /// tell kiosks and configs apart by them); `kind` what made it.
+    func recordingHeader(kind: String = "dump") -> [String] {
+        var line = "transitiond \(kind): version=\(TransitiondVersion.current)"
+        if let identity { line += " " + identity.words }
+        return [line]
+    }
 
     public var statistics: HostStatistics {
         var statistics = machine.statistics

@@ -51,6 +51,8 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
     /// Called on the loop when the input's status changes (attached,
     /// waiting, lost), with the status as one line of text.
     public var statusChanged: ((String) -> Void)?
+    /// Who the daemon is: in each flight recording's header.
+    public var identity: DaemonIdentity?
 
     /// A host for `configuration` fed by `source`, on `clock` (engine time
     /// is the clock's seconds since its zero: `CLOCK_MONOTONIC`, the

@@ -41,8 +41,9 @@ struct FlightRecorders {
     }
 
     /// Each ring as an evemu recording (the earlier panels' first), for
-    /// `dump`; nil when the recorder is off.
-    func recordings() -> [FlightRecording]? {
+    /// `dump`; nil when the recorder is off. `header`: comment lines at the
+    /// top of each (who the daemon is).
+    func recordings(header: [String] = []) -> [FlightRecording]? {
         guard seconds > 0 else { return nil }
         var entries = previous.sorted { $0.key < $1.key }.map { (source: $0.key, entry: $0.value) }
         entries += current.sorted { $0.key < $1.key }.map { (source: $0.key, entry: $0.value) }
@@ -53,7 +54,7 @@ struct FlightRecorders {
                 info.value = slot
                 description.absInfo[EventCode.ABS_MT_SLOT] = info
             }
-            let bytes = EvemuWriter.write(description: description, events: dump.events, comments: false)
+            let bytes = EvemuWriter.write(description: description, events: dump.events, comments: false, header: header)
             return FlightRecording(source: source, path: entry.device.path, events: dump.events.count,
                                    evemu: String(decoding: bytes, as: UTF8.self))
         }

@@ -3,6 +3,7 @@ import NIOCore
 import Replay
 import Engine
 import ServerPorts
+import WireProtocol
 
 /// Serves a replay: steps a `ReplaySession` on the event loop when each
 /// step is due on its driver's timeline — paced on `CLOCK_MONOTONIC` at a
@@ -42,6 +43,7 @@ public final class ReplayHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
     }
 
     public var configuration: EngineConfiguration { session.engine.configuration }
+    public var identity: DaemonIdentity?
     public var lastSeq: UInt64 { session.engine.seq }
     public var liveTransitionCount: Int { session.engine.liveCount }
     public func streamIndex(of i: Int) -> Int { session.engine.streamIndex(of: i) }

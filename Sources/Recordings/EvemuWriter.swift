@@ -14,11 +14,12 @@ public enum EvemuWriter {
     /// A whole file: the description, then the events.
     /// Without `comments`, the `E:` lines carry no comment (a third of the size).
     /// `origin`: the time (µs) written as 0.000000; nil for the first event's.
+    /// `header`: comment lines (without `# `) written after the version line.
     public static func write(description: DeviceDescription, events: [InputEvent], comments: Bool = true,
-                             origin: Int64? = nil) -> [UInt8] {
+                             origin: Int64? = nil, header: [String] = []) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(4096 + events.count * (comments ? 64 : 28))
-        writeDescription(description, into: &bytes)
+        writeDescription(description, header: header, into: &bytes)
         var eventWriter = EvemuEventWriter(comments: comments, origin: origin)
         for event in events {
             eventWriter.write(event, into: &bytes)
@@ -28,8 +29,11 @@ public enum EvemuWriter {
 
     /// The description part of a file, up to the "Waiting for events"
     /// banner, for writers that stream the events after it.
-    public static func writeDescription(_ description: DeviceDescription, into bytes: inout [UInt8]) {
+    public static func writeDescription(_ description: DeviceDescription, header: [String] = [],
+                                        into bytes: inout [UInt8]) {
         var text = "# EVEMU 1.3\n"
+        // One line each: a line break in a header line would end the comment.
+        for line in header { text += "# " + String(line.map { $0.isNewline ? " " : $0 }) + "\n" }
         text += comments(describing: description)
         text += "N: \(writtenName(description.name))\n"
         text += "I: \(hex(description.bus, 4)) \(hex(description.vendor, 4)) "

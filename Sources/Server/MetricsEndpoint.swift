@@ -10,7 +10,7 @@ extension TransitionServer {
         return MetricsReading(
             server: machine.statistics,
             clients: [.unixSocket: machine.clientCount(on: .unixSocket), .webSocket: machine.clientCount(on: .webSocket)],
-            host: host.statistics)
+            host: host.statistics, identity: host.identity)
     }
 
     /// Answers `GET /metrics`: reads the counts now (on the loop), renders

@@ -187,7 +187,7 @@ public final class TransitionServer: @unchecked Sendable {
             return
         }
         writer.reset()
-        encoder.hello(active: host.snapshot(), seq: host.lastSeq, input: host.inputStatus, geometry: host.geometry, devices: host.inputDevices, exclusions: machine.exclusionsInForce, filter: host.filterStatus, rests: host.rests, into: writer)
+        writeHello()
         let hello = ReplyLines.buffer(writer)
         // Who it is for the per-peer limit: its uid, else (a WebSocket peer
         // the kernel could not tell) its address. A Unix socket's client
@@ -257,7 +257,7 @@ public final class TransitionServer: @unchecked Sendable {
             let now = MonotonicClock.nanoseconds
             let latency = LatencyStatus(touchToFrame: touchToFrame.summary(at: now), inputToWrite: inputToWrite.summary(at: now))
             writer.reset()
-            encoder.hello(type: .state, active: host.snapshot(), seq: host.lastSeq, input: host.inputStatus, geometry: host.geometry, devices: host.inputDevices, exclusions: machine.exclusionsInForce, filter: host.filterStatus, rests: host.rests, latency: latency, id: requestID, into: writer)
+            writeHello(type: .state, latency: latency, id: requestID)
             let line = ReplyLines.buffer(writer)
             input { $0.answered(id, command: "state", result: nil, line, into: &$1) }
         case .sendClock(let id, let requestID):
@@ -377,12 +377,13 @@ public final class TransitionServer: @unchecked Sendable {
             input { $0.reloadFailed(failure.message, by: client, id: requestID, into: &$1) }
         case .success(let config):
             let moved = host.reload(config.engine)
+            host.identity = config.identity
             encoder = EventEncoder(configuration: host.configuration, listed: host.liveTransitionCount)
             if config.options.socketPath != options.socketPath || config.options.socketMode != options.socketMode {
                 logger.notice("reload: the socket's path and mode take effect at the next start")
             }
             writer.reset()
-            encoder.hello(active: host.snapshot(), seq: host.lastSeq, input: host.inputStatus, geometry: host.geometry, devices: host.inputDevices, exclusions: machine.exclusionsInForce, filter: host.filterStatus, rests: host.rests, into: writer)
+            writeHello()
             // In flight, and no transition of the new config has its name
             // (its events go by its own index): the machine ends them.
             let orphans = (host.liveTransitionCount..<host.configuration.transitions.count).filter { host.streamIndex(of: $0) == $0 }
@@ -548,5 +549,14 @@ extension ByteBuffer {
         _ = withUnsafeBytes(of: &digits) { raw in
             writeBytes(UnsafeRawBufferPointer(rebasing: raw[(raw.count - count)...]))
         }
+    }
+}
+
+extension TransitionServer {
+    /// `hello` (or `state`) as the host and the machine picture it now, into `writer`.
+    func writeHello(type: EventEncoder.HelloType = .hello, latency: LatencyStatus? = nil, id: RequestID? = nil) {
+        encoder.hello(type: type, active: host.snapshot(), seq: host.lastSeq, input: host.inputStatus, geometry: host.geometry,
+                      devices: host.inputDevices, exclusions: machine.exclusionsInForce, filter: host.filterStatus,
+                      rests: host.rests, latency: latency, identity: host.identity, id: id, into: writer)
     }
 }

@@ -1,4 +1,5 @@
 import Engine
+import WireProtocol
 
 /// How the socket server runs: where its socket is, who may connect and
 /// change state, and its limits (design "Socket"; the config's `[server]`).
@@ -162,10 +163,13 @@ public struct WebPage: Sendable, Equatable {
 public struct ReloadedConfiguration: Sendable {
     public var engine: EngineConfiguration
     public var options: ServerOptions
+    /// Who the daemon is under this config (its `[identity]` and hash).
+    public var identity: DaemonIdentity?
 
-    public init(engine: EngineConfiguration, options: ServerOptions) {
+    public init(engine: EngineConfiguration, options: ServerOptions, identity: DaemonIdentity? = nil) {
         self.engine = engine
         self.options = options
+        self.identity = identity
     }
 }
 

@@ -8,6 +8,10 @@ import WireProtocol
 /// threads.
 public protocol EngineHost: AnyObject {
     var configuration: EngineConfiguration { get }
+    /// Who the daemon is (`[identity]`, the config's hash): said in `hello`,
+    /// the metrics and the flight recorder's headers; the server replaces
+    /// it at a reload.
+    var identity: DaemonIdentity? { get set }
     /// The seq of the last event the engine produced.
     var lastSeq: UInt64 { get }
     /// Every transition in flight now.

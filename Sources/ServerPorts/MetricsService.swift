@@ -1,3 +1,5 @@
+import WireProtocol
+
 // What the server and the metrics exporter exchange, so that neither
 // depends on the other: the counts a scrape reads, and the exporter's
 // rendering and latency histogram as the server calls them.
@@ -8,8 +10,12 @@ public struct MetricsReading: Sendable, Equatable {
     public var server: ServerStatistics
     public var clients: [ClientTransport: Int]
     public var host: HostStatistics
+    /// Who the daemon is (`transitiond_info`); nil when not said.
+    public var identity: DaemonIdentity?
 
-    public init(server: ServerStatistics, clients: [ClientTransport: Int], host: HostStatistics) {
+    public init(server: ServerStatistics, clients: [ClientTransport: Int], host: HostStatistics,
+                identity: DaemonIdentity? = nil) {
+        self.identity = identity
         self.server = server
         self.clients = clients
         self.host = host

@@ -17,7 +17,12 @@ enum ConfigBuilder {
         let metrics = try root[MetricsKeys.table].first.map { section throws(ConfigError) in
             try metricsSettings(from: section, file: file)
         } ?? .standard
-        return DaemonConfiguration(engine: engine, server: server, input: input, metrics: metrics, filter: filter)
+        let identity = root[IdentityKeys.table].first.map { section in
+            IdentitySettings(kiosk: section[IdentityKeys.kiosk], site: section[IdentityKeys.site],
+                             labels: section[IdentityKeys.labels])
+        } ?? .none
+        return DaemonConfiguration(engine: engine, server: server, input: input, metrics: metrics, filter: filter,
+                                   identity: identity)
     }
 
     // MARK: - [filter]

@@ -9,7 +9,8 @@ import TouchFilter
 enum ConfigRenderer {
     /// The engine part exactly as `render(_: EngineConfiguration)` writes
     /// it, then the `[server]`, `[input]`, `[filter]` (with its
-    /// `[[filter.region]]` tables, in order) and `[metrics]` tables.
+    /// `[[filter.region]]` tables, in order) and `[metrics]` tables, and
+    /// `[identity]` when it says anything.
     static func render(_ config: DaemonConfiguration) -> String {
         render(config.engine)
             + table(ServerKeys.table, entries(of: config.server), indent: "")
@@ -17,6 +18,7 @@ enum ConfigRenderer {
             + table(FilterKeys.table, entries(of: config.filter), indent: "")
             + config.filter.regions.map { table(FilterRegionKeys.table, entries(of: $0), indent: "  ") }.joined()
             + table(MetricsKeys.table, entries(of: config.metrics), indent: "")
+            + (config.identity.isEmpty ? "" : table(IdentityKeys.table, entries(of: config.identity), indent: ""))
     }
 
     static func render(_ config: EngineConfiguration) -> String {
@@ -137,6 +139,11 @@ enum ConfigRenderer {
     }
 
     /// `listen` only when set.
+    private static func entries(of identity: IdentitySettings) -> [ConfigEntry?] {
+        [IdentityKeys.kiosk.entry(identity.kiosk), IdentityKeys.site.entry(identity.site),
+         IdentityKeys.labels.entry(identity.labels)]
+    }
+
     private static func entries(of metrics: MetricsSettings) -> [ConfigEntry?] {
         [MetricsKeys.enabled.entry(metrics.enabled), MetricsKeys.listen.entry(metrics.listen)]
     }

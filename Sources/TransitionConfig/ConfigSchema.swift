@@ -13,7 +13,8 @@ enum ConfigSchema {
     static let root = SectionSchema(
         header: "the top level",
         keys: [TopLevelKeys.frameRate.spec],
-        children: [TransitionKeys.table, ServerKeys.table, InputKeys.table, FilterKeys.table, MetricsKeys.table]
+        children: [TransitionKeys.table, ServerKeys.table, InputKeys.table, FilterKeys.table, MetricsKeys.table,
+                   IdentityKeys.table]
     )
 }
 

@@ -11,6 +11,8 @@ enum ConfigValue: Sendable, Equatable {
     case boolean(Bool)
     /// An array of scalars, items in file order.
     case array([ConfigValue])
+    /// A table of free keys (`labels = { floor = "2" }`), each a scalar.
+    case table([String: ConfigValue])
 
     /// The value written as TOML.
     var rendered: String {
@@ -20,6 +22,11 @@ enum ConfigValue: Sendable, Equatable {
         case .integer(let value): return String(value)
         case .boolean(let value): return value ? "true" : "false"
         case .array(let items): return "[" + items.map(\.rendered).joined(separator: ", ") + "]"
+        case .table(let entries):
+            // Sorted: the same table is always written the same way (the config's hash reads it).
+            if entries.isEmpty { return "{}" }
+            return "{ " + entries.sorted { $0.key < $1.key }.map { TOMLKey.display($0.key) + " = " + $0.value.rendered }
+                .joined(separator: ", ") + " }"
         }
     }
 }
@@ -49,6 +56,9 @@ enum StringRule: Sendable {
     case listenAddress
     /// A web origin a browser sends: `scheme://host[:port]`, `"null"`, or `"*"`.
     case origin
+    /// A Prometheus label name (`[A-Za-z_][A-Za-z0-9_]*`, not starting
+    /// with `__`), none of `reserved`.
+    case labelName(reserved: [String])
 
     func problem(with text: String) -> String? {
         switch self {
@@ -98,6 +108,14 @@ enum StringRule: Sendable {
             }
         case .origin:
             return OriginRule.problem(with: text)
+        case .labelName(let reserved):
+            guard let first = text.utf8.first else { return "must not be empty" }
+            let letter = { (b: UInt8) in (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z") || b == UInt8(ascii: "_") }
+            let valid = letter(first) && text.utf8.allSatisfy { letter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) }
+            if !valid { return "must be a Prometheus label name: a letter or '_', then letters, digits or '_'" }
+            if text.hasPrefix("__") { return "must not start with '__' (Prometheus keeps those names)" }
+            if reserved.contains(text) { return "is a label transitiond sets itself (" + reserved.joined(separator: ", ") + ")" }
+            return nil
         }
     }
 
@@ -106,7 +124,8 @@ enum StringRule: Sendable {
         switch self {
         case .fileMode: return "a string of 3 or 4 octal digits like \"0660\""
         case .listenAddress: return "a string \"HOST:PORT\" like \"127.0.0.1:8765\""
-        case .any, .identifier, .absolutePath, .groupName, .deviceSelector, .deviceReference, .origin: return "a string"
+        case .any, .identifier, .absolutePath, .groupName, .deviceSelector, .deviceReference, .origin, .labelName:
+            return "a string"
         }
     }
 
@@ -208,6 +227,9 @@ indirect enum ValueKind: Sendable {
     /// An item of any of these kinds, told apart by type: the first kind
     /// that reads the value decides (`"kiosk"` or `1000`).
     case either([ValueKind])
+    /// A table (inline or with a header of its own) whose keys are free,
+    /// each following `keys`, and whose every value is of this kind.
+    case table(keys: StringRule, of: ValueKind)
 
     /// The expected type, for "expected ..., found ..." messages.
     var expected: String {
@@ -218,6 +240,7 @@ indirect enum ValueKind: Sendable {
         case .integer: return "an integer"
         case .boolean: return "a boolean (true or false)"
         case .array: return "an array"
+        case .table: return "a table"
         case .either(let kinds):
             var types: [String] = []
             for kind in kinds where !types.contains(kind.expected) { types.append(kind.expected) }
@@ -238,12 +261,14 @@ indirect enum ValueKind: Sendable {
         case .string(.deviceReference): return "a device path or by-id/by-path link, or a device name"
         case .string(.listenAddress): return "\"HOST:PORT\", an IPv4 address, localhost or [IPv6]"
         case .string(.origin): return "an origin \"scheme://host[:port]\", \"null\" or \"*\""
+        case .string(.labelName): return "a Prometheus label name"
         case .choice(let options): return options.joined(separator: " | ")
         case .number(let range): return range.summary
         case .integer(let range):
             return range.count == 1 ? "always \(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"
         case .boolean: return "true | false"
         case .array(let item): return item.summary.map { "each " + $0 }
+        case .table(_, let item): return "a table" + (item.summary.map { " of " + $0 } ?? "")
         case .either(let kinds):
             let summaries = kinds.compactMap(\.summary)
             return summaries.isEmpty ? nil : summaries.joined(separator: " or ")
@@ -254,7 +279,7 @@ indirect enum ValueKind: Sendable {
     func matchesType(of value: ConfigValue) -> Bool {
         switch (self, value) {
         case (.string, .string), (.choice, .string), (.number, .number), (.integer, .integer),
-             (.boolean, .boolean), (.array, .array):
+             (.boolean, .boolean), (.array, .array), (.table, .table):
             return true
         case (.either(let kinds), _):
             return kinds.contains { $0.matchesType(of: value) }
@@ -279,6 +304,13 @@ indirect enum ValueKind: Sendable {
                 items.append(value)
             }
             return .array(items)
+        case (.table(_, let item), .table(let table)):
+            var entries: [String: ConfigValue] = [:]
+            for key in table.keys {
+                guard let node = table[key], let value = item.read(node.value) else { return nil }
+                entries[key] = value
+            }
+            return .table(entries)
         case (.either(let kinds), _):
             for kind in kinds {
                 if let read = kind.read(value) { return read }
@@ -308,6 +340,12 @@ indirect enum ValueKind: Sendable {
         case (.array(let item), .array(let items)):
             for (index, value) in items.enumerated() {
                 if let problem = item.problem(with: value) { return "item \(index + 1): " + problem }
+            }
+            return nil
+        case (.table(let keys, let item), .table(let entries)):
+            for (key, value) in entries.sorted(by: { $0.key < $1.key }) {
+                if let problem = keys.problem(with: key) { return "key '\(key)' " + problem }
+                if let problem = item.problem(with: value) { return "\(TOMLKey.display(key)): " + problem }
             }
             return nil
         case (.either(let kinds), _):

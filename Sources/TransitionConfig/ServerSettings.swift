@@ -157,10 +157,13 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// The `[filter]` table (with its `[[filter.region]]` tables), or
     /// `.none` when there is none: what filter mode keeps from the UI's copy.
     public var filter: FilterRules
+    /// The `[identity]` table, or `.none` when there is none.
+    public var identity: IdentitySettings
 
     /// A configuration of these parts.
     public init(engine: EngineConfiguration, server: ServerSettings, input: InputSettings = .standard,
-                metrics: MetricsSettings = .standard, filter: FilterRules = .none) {
+                metrics: MetricsSettings = .standard, filter: FilterRules = .none, identity: IdentitySettings = .none) {
+        self.identity = identity
         self.engine = engine
         self.server = server
         self.input = input

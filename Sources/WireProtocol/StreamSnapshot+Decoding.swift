@@ -54,7 +54,8 @@ extension Fields {
                               transitions: transitions, active: active,
                               seq: try optionalSeq(),
                               input: input, devices: devices, geometry: try geometry(),
-                              exclusions: try exclusions(), filter: try filter(), panels: try panels(), latency: try latency())
+                              exclusions: try exclusions(), filter: try filter(), panels: try panels(), latency: try latency(),
+                              identity: try identity())
     }
 
     /// `"panels":[{…}]`, empty when absent.

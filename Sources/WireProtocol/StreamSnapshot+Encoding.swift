@@ -67,6 +67,7 @@ extension StreamSnapshot {
             w.raw("]")
         }
         if let latency, !latency.isEmpty { latency.encode(into: w) }
+        if let identity { identity.encode(into: w) }
         w.id(id)
     }
 }

@@ -28,11 +28,15 @@ public struct StreamSnapshot: Sendable, Equatable {
     /// Every attached panel's health (live input only; empty otherwise,
     /// and the field is then absent).
     public var panels: [PanelStatus]
+    /// Which kiosk and config (`[identity]`, the config's hash); nil when not said.
+    public var identity: DaemonIdentity?
 
     public init(protocolVersion: Int? = nil, version: String? = nil, transitions: [TransitionInfo],
                 active: [ActiveTransition] = [], seq: UInt64? = nil, input: InputStatus? = nil,
                 devices: [InputDevice] = [], geometry: Geometry? = nil, exclusions: [ExclusionRect] = [],
-                filter: FilterStatus? = nil, panels: [PanelStatus] = [], latency: LatencyStatus? = nil) {
+                filter: FilterStatus? = nil, panels: [PanelStatus] = [], latency: LatencyStatus? = nil,
+                identity: DaemonIdentity? = nil) {
+        self.identity = identity
         self.latency = latency
         self.panels = panels
         self.exclusions = exclusions

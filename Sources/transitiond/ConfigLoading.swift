@@ -4,6 +4,7 @@ import Glibc
 import Logging
 import Engine
 import TransitionConfig
+import WireProtocol
 import Server
 import ServerCore
 import StreamClient
@@ -104,4 +105,16 @@ func parseListenFlag(_ text: String?, flag: String) throws -> ListenAddress? {
     case .success(let address): return address
     case .failure(let problem): throw Failure(.usage, "\(flag) \(problem.message)")
     }
+}
+
+/// Who the daemon is under `config`: its `[identity]` and the config's hash.
+func daemonIdentity(_ config: DaemonConfiguration) -> DaemonIdentity {
+    DaemonIdentity(kiosk: config.identity.kiosk, site: config.identity.site, labels: config.identity.labels,
+                   configHash: ConfigDigest.hash(of: config))
+}
+
+/// The log's first line: the version, the config read and who the daemon is
+/// under it, so a fleet's logs say which kiosk and config they come from.
+func startLine(configPath: String?, identity: DaemonIdentity) -> String {
+    "transitiond \(Transitiond.configuration.version): config \(configPath ?? "the embedded default"); \(identity.words)"
 }

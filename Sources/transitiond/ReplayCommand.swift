@@ -162,10 +162,14 @@ struct ReplayCommand: ParsableCommand {
                                                           live: false, options: &options)
                 let prepared = session
                 let speed = self.speed ?? 1
+                let identity = daemonIdentity(daemon)
+                logger.info("\(startLine(configPath: input.config, identity: identity))")
                 try ServerRunner.run(options: options, logger: logger, stopWhenInputEnds: !hold, inputStatus: "replay",
                                      metrics: metricsService) { [fast] loop, _ -> EngineHost in
-                    fast ? ReplayHost(loop: loop, session: prepared, clock: ManualClock())
-                         : ReplayHost(loop: loop, session: prepared, clock: MonotonicClock(), speed: speed)
+                    let host: EngineHost = fast ? ReplayHost(loop: loop, session: prepared, clock: ManualClock())
+                                                : ReplayHost(loop: loop, session: prepared, clock: MonotonicClock(), speed: speed)
+                    host.identity = identity
+                    return host
                 }
                 return
             }

@@ -82,7 +82,8 @@ struct RunCommand: ParsableCommand {
             let logger = ServerRunner.logger(verbose: verbose)
             let configPath = DaemonConfigLocation.resolve(explicit: config, environment: processEnvironment(["TRANSITIOND_CONFIG"]))
             let daemon = try loadDaemonConfiguration(configPath, use: .daemon)
-            logger.info("config: \(configPath ?? "the embedded default")")
+            let identity = daemonIdentity(daemon)
+            logger.info("\(startLine(configPath: configPath, identity: identity))")
             let selector = DeviceSelector(arguments: device.isEmpty ? daemon.input.device : device)
             if device.count > 1, device.contains(where: { $0 == "auto" || $0 == "all" }) {
                 throw Failure(.usage, "--device auto or all stands alone, not with other devices")
@@ -161,7 +162,9 @@ struct RunCommand: ParsableCommand {
                         logger.notice("reload: [metrics] takes effect at the next start")
                     }
                     if startOptions.inheritedListener != nil { options.socketPath = startOptions.socketPath }
-                    return ReloadedConfiguration(engine: reread.engine, options: options)
+                    let identity = daemonIdentity(reread)
+                    logger.info("reload: \(identity.words)")
+                    return ReloadedConfiguration(engine: reread.engine, options: options, identity: identity)
                 }
             }
             try ServerRunner.run(options: options, logger: logger, stopWhenInputEnds: false, inputStatus: nil,
@@ -170,6 +173,7 @@ struct RunCommand: ParsableCommand {
                 let input = daemon.input
                 host.geometryFor = { path in input.geometry(deviceCalibration: UdevProperties.calibration(forDeviceAt: path)) }
                 host.statusChanged = { service.inputChanged($0) }
+                host.identity = identity
                 if inputMode == .filter { host.filterHold = input.filterHold }
                 // In every mode: the engine's frames apply palm_mm and stuck_after
                 // (filter mode's copies apply the whole table).

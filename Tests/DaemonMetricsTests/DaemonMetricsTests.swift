@@ -117,6 +117,24 @@ struct DaemonMetricsTests {
         #expect(lines.contains("transitiond_touches_withheld_total{reason=\"palm\"} 2"))
     }
 
+    @Test func theInfoMetricSaysWhoTheDaemonIsAndFollowsAReload() {
+        let metrics = MetricsExporter(live: true, version: "1.2")
+        var read = reading()
+        var lines = samples(String(decoding: metrics.service.render(read).body, as: UTF8.self))
+        #expect(!lines.contains { $0.hasPrefix("transitiond_info") }, "no identity, no info")
+        #expect(lines.contains { $0.hasPrefix("process_start_time_seconds 1") })
+        read.identity = DaemonIdentity(kiosk: "lobby-3", site: "hbf", labels: ["floor": "2", "aisle": "b"], configHash: "00ff")
+        lines = samples(String(decoding: metrics.service.render(read).body, as: UTF8.self))
+        #expect(lines.contains(
+            "transitiond_info{kiosk=\"lobby-3\",site=\"hbf\",config_hash=\"00ff\",version=\"1.2\",aisle=\"b\",floor=\"2\"} 1.0"),
+                "\(lines)")
+        // A reload with another config: one series, the new one.
+        read.identity = DaemonIdentity(configHash: "abcd")
+        lines = samples(String(decoding: metrics.service.render(read).body, as: UTF8.self))
+        #expect(lines.filter { $0.hasPrefix("transitiond_info") }
+                == ["transitiond_info{kiosk=\"\",site=\"\",config_hash=\"abcd\",version=\"1.2\"} 1.0"], "\(lines)")
+    }
+
     @Test func aReplayHasNoDeviceMetrics() {
         let metrics = MetricsExporter(live: false, version: "1")
         let exposition = String(decoding: metrics.service.render(reading()).body, as: UTF8.self)

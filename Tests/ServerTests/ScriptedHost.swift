@@ -8,6 +8,7 @@ import WireProtocol
 /// A host whose events the test makes: `emit` hands them to the server as
 /// the engine's own (input, animation frames).
 final class ScriptedHost: EngineHost, @unchecked Sendable {
+    var identity: DaemonIdentity?
     var configuration = EngineConfiguration(frameRate: 240, transitions: [
         TransitionSpec(name: "back", gesture: .edgePan(edge: .left, fingers: 1, edgeMargin: 0.05)),
         TransitionSpec(name: "home", gesture: .edgePan(edge: .bottom, fingers: 1, edgeMargin: 0.05)),

@@ -8,6 +8,7 @@ import Testing
 import ServerPorts
 import Engine
 import Server
+import WireProtocol
 @testable import ServerCore
 
 // MARK: A script of inputs, and the actions it gave, as text
@@ -1120,6 +1121,7 @@ struct ExclusionCommandTests {
 /// A host with nothing to run, for the executor's start.
 private final class IdleHost: EngineHost {
     var configuration = EngineConfiguration(frameRate: 60, transitions: [])
+    var identity: DaemonIdentity?
     var lastSeq: UInt64 { 0 }
     var liveTransitionCount: Int { 0 }
     func snapshot() -> [TransitionEngine.Snapshot] { [] }

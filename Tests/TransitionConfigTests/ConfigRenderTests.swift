@@ -109,6 +109,10 @@ transform = true
   y = [0, 1]
 [metrics]
 listen = "127.0.0.1:9464"
+[identity]
+kiosk = "lobby-3"
+site = "hbf"
+labels = { floor = "2" }
 
 """
 

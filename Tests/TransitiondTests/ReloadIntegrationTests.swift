@@ -26,6 +26,35 @@ import Testing
         try text.write(toFile: path, atomically: true, encoding: .utf8)
     }
 
+    @Test func helloTheLogAndCheckConfigSayWhoTheDaemonIsAndAReloadChangesIt() throws {
+        let folder = TemporaryDirectory(prefix: "identity")
+        defer { folder.remove() }
+        let path = folder.file("kiosk.toml", config(threshold: 0.5, extra: "[identity]\nkiosk = \"lobby-3\"\nsite = \"hbf\"\nlabels = { floor = \"2\" }\n"))
+        func hash(_ path: String) throws -> String {
+            let printed = try runTransitiond(["check-config", path]).lines.last ?? ""
+            #expect(printed.hasPrefix("# config_hash: "), "\(printed)")
+            return String(printed.dropFirst("# config_hash: ".count))
+        }
+        let first = try hash(path)
+        let socket = temporarySocketPath("identity")
+        let daemon = try DaemonProcess(["run", "--config", path, "--socket", socket, "--input-root", folder.path], socket: socket)
+        try daemon.waitUntilListening()
+        let client = try LineClient(path: socket)
+        let hello = client.readLine() ?? ""
+        #expect(hello.contains("\"identity\":{\"kiosk\":\"lobby-3\",\"site\":\"hbf\",\"labels\":{\"floor\":\"2\"},\"config_hash\":\"\(first)\"}"), "\(hello)")
+        let firstLog = daemon.stderr.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(firstLog.contains("kiosk=lobby-3 site=hbf config_hash=\(first) floor=2"), "\(firstLog)")
+
+        // Another threshold and another kiosk name: a new hash, said anew.
+        try write(config(threshold: 0.3, extra: "[identity]\nkiosk = \"lobby-4\"\n"), to: path)
+        let second = try hash(path)
+        #expect(second != first)
+        daemon.signal(SIGHUP)
+        let again = client.readUntil { typeOf($0) == "hello" }.last ?? ""
+        #expect(again.contains("\"identity\":{\"kiosk\":\"lobby-4\",\"config_hash\":\"\(second)\"}"), "\(again)")
+        #expect(waitUntil(timeout: 10) { daemon.stderr.contains("reload: kiosk=lobby-4 config_hash=\(second)") }, "\(daemon.stderr)")
+    }
+
     @Test func aGoodConfigGivesEveryClientANewHelloAndTheTransitionInFlightKeepsItsOwn() throws {
         let folder = TemporaryDirectory(prefix: "reload")
         defer { folder.remove() }
