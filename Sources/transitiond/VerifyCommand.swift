@@ -33,7 +33,8 @@ struct VerifyCommand: ParsableCommand {
         ships: every recording under DIR (and the folders under it; files \
         ending in .events, .evemu, .yml or .yaml; names starting with "." \
         passed over; anything else named in a note on stderr, never opened) \
-        is played alone under each config, and each recording whose gestures \
+        is played alone under each config; after the configs' config_hash, \
+        each recording whose gestures \
         end otherwise is printed, sorted by path, a line per gesture that \
         changed: its transition, decision, reason or snap target differ, its \
         progress at release moved by more than --progress-tolerance (default \

@@ -53,8 +53,9 @@ extension VerifyCommand {
         guard !scan.recordings.isEmpty else {
             throw Failure(.noInput, "\(folder): no recordings (\(CorpusFolder.extensions.joined(separator: ", "))) in it or under it")
         }
-        let old = OutcomePlayer(try loadDaemonConfiguration(corpusOptions.baseline))
-        let new = OutcomePlayer(try loadDaemonConfiguration(input.config))
+        let baseline = try loadDaemonConfiguration(corpusOptions.baseline)
+        let candidate = try loadDaemonConfiguration(input.config)
+        let old = OutcomePlayer(baseline), new = OutcomePlayer(candidate)
         let tolerance = corpusOptions.progressTolerance ?? CorpusOptions.defaultProgressTolerance
         var comparisons: [RecordingComparison] = []
         for path in scan.recordings {
@@ -64,6 +65,10 @@ extension VerifyCommand {
         }
         let report = CorpusReport(comparisons)
         var out = StandardOutput()
+        // The hashes the daemons report (hello, metrics, dumps): which configs of a fleet these are.
+        let source = input.config ?? "the embedded default config"
+        out.write("baseline \(corpusOptions.baseline ?? ""): config_hash \(ConfigDigest.hash(of: baseline)); "
+                  + "new \(source): config_hash \(ConfigDigest.hash(of: candidate))\n")
         out.write(report.text)
         try out.checkWritten()
         if report.changed.count > corpusOptions.maxChanges ?? 0 { throw ExitCode.failure }
