@@ -26,7 +26,7 @@ public struct RecordingComparison: Sendable, Equatable {
 /// How one gesture differs between the baseline run and the new one.
 public struct GestureChange: Sendable, Equatable, CustomStringConvertible {
     /// Which part of an outcome changed. A gesture may change in several.
-    public enum Kind: String, Sendable, CaseIterable, Comparable {
+    public enum Kind: String, Sendable, CaseIterable {
         /// Another transition ended it.
         case transition
         /// finish, cancel or snap.
@@ -41,10 +41,6 @@ public struct GestureChange: Sendable, Equatable, CustomStringConvertible {
         case added
         /// The baseline ended a gesture the new config does not.
         case removed
-
-        public static func < (a: Kind, b: Kind) -> Bool {
-            allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
-        }
     }
 
     /// From 1.

@@ -3,10 +3,11 @@ import Engine
 /// A key of a `[[transition]]` that `transitiond tune` searches: the ones a
 /// kiosk tunes to its users' hands. Each knows its valid range (the
 /// config's, `ConfigSchema.swift`) and the scale it is searched on.
-public enum TunedKey: String, Sendable, CaseIterable {
-    case finishThreshold = "finish_threshold"
-    case flickVelocity = "flick_velocity"
-    case edgeMargin = "edge_margin"
+public enum TunedKey: Sendable, CaseIterable {
+    case finishThreshold, flickVelocity, edgeMargin
+
+    /// The config's name of it, spelled only in its declaration.
+    public var name: String { declaration.name }
 
     /// The values searched. The config's range is `0…1`, `(0, 1000]` and
     /// `(0, 0.5]`; an open end is searched from a small value instead, since

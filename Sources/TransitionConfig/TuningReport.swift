@@ -57,7 +57,7 @@ public struct TuningReport: Sendable {
                 out += (TransitionKeys.name.entry(parameter.transition)?.line ?? "") + "\n"
             }
             let sweep = result.sweeps[i]
-            let line = parameter.key.declaration.entry(result.values[i])?.line ?? parameter.key.rawValue
+            let line = parameter.key.declaration.entry(result.values[i])?.line ?? parameter.key.name
             let base = " (base " + ExpectationNumber.text(base[i], decimals: 6) + ")\n"
             if sweep.interval == parameter.key.range {
                 out += line + "  # \(sweep.best) of \(total) right anywhere: no recording depends on it" + base
