@@ -24,6 +24,15 @@ transitiond_layout() {
   install -m 644 "$src/systemd/transitiond.socket" "$root$unitdir/transitiond.socket"
   install -m 644 "$src/systemd/transitiond-websocket.socket" "$root$unitdir/transitiond-websocket.socket"
   install -m 644 "$src/systemd/transitiond-metrics.socket" "$root$unitdir/transitiond-metrics.socket"
+  # The kiosk's Prometheus agent (contrib/prometheus): its unit names the
+  # renderer and the template where this prefix puts them.
+  install -d -m 755 "$root$prefix/libexec/transitiond" "$root$prefix/share/transitiond/prometheus"
+  install -m 755 "$src/contrib/prometheus/transitiond-prometheus-agent-config" "$root$prefix/libexec/transitiond/"
+  install -m 644 "$src/contrib/prometheus/agent.yml" "$src/contrib/prometheus/rules.yml" "$src/contrib/prometheus/rules_test.yml" \
+    "$root$prefix/share/transitiond/prometheus/"
+  sed -e "s|/usr/libexec/transitiond/|$prefix/libexec/transitiond/|g" -e "s|/usr/share/transitiond/|$prefix/share/transitiond/|g" \
+    "$src/systemd/transitiond-prometheus-agent.service" > "$root$unitdir/transitiond-prometheus-agent.service"
+  chmod 644 "$root$unitdir/transitiond-prometheus-agent.service"
   chmod 644 "$root$unitdir/transitiond.service"
   install -m 644 "$src/systemd/sysusers.d/transitiond.conf" "$root$sysusersdir/transitiond.conf"
   if [ ! -e "$root/etc/transitiond/transitiond.toml" ]; then

@@ -44,6 +44,10 @@ extension DeviceHost {
                 } catch {
                     answer(at: i) { $0.copyFailed(id, error: "\(error)", into: &$1) }
                 }
+            case .keepMisfire(let misfire):
+                // The rings are copied here, on the loop; the spool formats and writes them on its own queue.
+                guard let spool, let snapshots = recorders.snapshots() else { continue }
+                spool.keep(misfire, snapshots, header: recordingHeader(kind: "misfire"), done: misfireKept)
             case .removeCopy(let id):
                 copies.removeValue(forKey: id)?.remove()
             case .write(let id, let range):

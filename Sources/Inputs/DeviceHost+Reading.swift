@@ -40,6 +40,14 @@ extension DeviceHost {
         get { machine.settings.health.minReportRate }
         set { machine.settings.health.minReportRate = newValue }
     }
+    /// `[input] keep_misfires`: keep the flight recorder's dump of each
+    /// misfire (at most one per `interval` seconds) in `folder`, at most
+    /// `maxFiles` files and `maxBytes` bytes. Set before the input starts;
+    /// it needs the flight recorder.
+    public func keepMisfires(folder: String, maxFiles: Int, maxBytes: Int, interval: Double) {
+        spool = MisfireSpool(folder: folder, maxFiles: maxFiles, maxBytes: maxBytes, logger: logger)
+        machine.watchMisfires(every: interval)
+    }
     public var filterRules: FilterRules {
         get { machine.settings.filterRules }
         set { machine.settings.filterRules = newValue }

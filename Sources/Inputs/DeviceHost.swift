@@ -53,6 +53,10 @@ public final class DeviceHost<C: SchedulingClock>: EngineHost, @unchecked Sendab
     public var statusChanged: ((String) -> Void)?
     /// Who the daemon is: in each flight recording's header.
     public var identity: DaemonIdentity?
+    /// `[input] keep_misfires`: where kept misfires go (`keepMisfires`); nil when off.
+    var spool: MisfireSpool?
+    /// Called (on the spool's queue) after each misfire is written: for tests.
+    public var misfireKept: (@Sendable () -> Void)?
 
     /// A host for `configuration` fed by `source`, on `clock` (engine time
     /// is the clock's seconds since its zero: `CLOCK_MONOTONIC`, the

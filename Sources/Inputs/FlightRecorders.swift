@@ -40,23 +40,42 @@ struct FlightRecorders {
         current.values.reduce(0) { $0 + $1.recorder.bytes } + previous.values.reduce(0) { $0 + $1.recorder.bytes }
     }
 
-    /// Each ring as an evemu recording (the earlier panels' first), for
-    /// `dump`; nil when the recorder is off. `header`: comment lines at the
-    /// top of each (who the daemon is).
-    func recordings(header: [String] = []) -> [FlightRecording]? {
+    /// What a ring holds now, taken on the loop (a copy of its events) so
+    /// that writing it can be done elsewhere (`recording(of:header:)`).
+    struct Snapshot: Sendable {
+        var source: Int
+        var path: String
+        var description: DeviceDescription
+        var dump: FlightRecorder.Dump
+    }
+
+    /// Every ring's snapshot (the earlier panels' first); nil when the recorder is off.
+    func snapshots() -> [Snapshot]? {
         guard seconds > 0 else { return nil }
         var entries = previous.sorted { $0.key < $1.key }.map { (source: $0.key, entry: $0.value) }
         entries += current.sorted { $0.key < $1.key }.map { (source: $0.key, entry: $0.value) }
         return entries.map { source, entry in
-            let dump = entry.recorder.dump()
-            var description = entry.device.description
-            if let slot = dump.slot, var info = description.absInfo[EventCode.ABS_MT_SLOT] {
-                info.value = slot
-                description.absInfo[EventCode.ABS_MT_SLOT] = info
-            }
-            let bytes = EvemuWriter.write(description: description, events: dump.events, comments: false, header: header)
-            return FlightRecording(source: source, path: entry.device.path, events: dump.events.count,
-                                   evemu: String(decoding: bytes, as: UTF8.self))
+            Snapshot(source: source, path: entry.device.path, description: entry.device.description,
+                     dump: entry.recorder.dump())
         }
+    }
+
+    /// Each ring as an evemu recording (the earlier panels' first), for
+    /// `dump`; nil when the recorder is off. `header`: comment lines at the
+    /// top of each (who the daemon is).
+    func recordings(header: [String] = []) -> [FlightRecording]? {
+        snapshots()?.map { Self.recording(of: $0, header: header) }
+    }
+
+    /// A snapshot as an evemu recording, starting at the slot its dump starts at.
+    static func recording(of snapshot: Snapshot, header: [String]) -> FlightRecording {
+        var description = snapshot.description
+        if let slot = snapshot.dump.slot, var info = description.absInfo[EventCode.ABS_MT_SLOT] {
+            info.value = slot
+            description.absInfo[EventCode.ABS_MT_SLOT] = info
+        }
+        let bytes = EvemuWriter.write(description: description, events: snapshot.dump.events, comments: false, header: header)
+        return FlightRecording(source: snapshot.source, path: snapshot.path, events: snapshot.dump.events.count,
+                               evemu: String(decoding: bytes, as: UTF8.self))
     }
 }

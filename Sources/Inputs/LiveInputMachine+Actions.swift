@@ -31,6 +31,8 @@ extension LiveInputMachine {
         case removeCopy(CopyID)
         /// Write `Output.copyEvents[range]` to a copy; report a refusal with `writeFailed`.
         case write(CopyID, Range<Int>)
+        /// Keep the flight recorder's dump of a misfire in the spool.
+        case keepMisfire(MisfireWatch.Misfire)
     }
 
     /// What inputs ask for. The buffers are the caller's and keep their

@@ -59,6 +59,8 @@ extension LiveInputMachine {
     mutating func reload(_ configuration: EngineConfiguration, into out: inout Output) -> [Int?] {
         baseConfiguration = configuration
         let moved = engine.reload(resolved(configuration, into: &out))
+        // Indices move at a reload: the peaks of gestures under way are let go.
+        misfires?.forget()
         scheduleTick(into: &out)
         return moved
     }

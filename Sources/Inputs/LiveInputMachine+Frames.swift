@@ -103,6 +103,7 @@ extension LiveInputMachine {
             counters.transitionEvents += out.events.count
             out.actions.append(.emit(inputTime: newestInputTime))
         }
+        checkMisfires(into: &out)
         newestInputTime = nil
         scheduleTick(into: &out)
     }

@@ -98,6 +98,8 @@ public struct LiveInputMachine: Sendable {
     /// Per source, its panel's health: report rate while touched, resyncs,
     /// ghost taps, stuck contacts (`PanelHealth`).
     var health: [Int: PanelHealth] = [:]
+    /// `[input] keep_misfires`: what went wrong lately; nil when off.
+    var misfires: MisfireWatch?
 
     /// The engine's trace lines (`--verbose`) not yet among the actions.
     let traceLines: TraceLines?

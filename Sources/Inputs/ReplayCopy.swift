@@ -168,7 +168,7 @@ public enum ReplayCopy {
                         copied.append(InputEvent(time: Int64((o.due * 1e6).rounded()), type: o.type, code: o.code,
                                                  value: o.value))
                     }
-                case .statusChanged, .emit, .stopInput, .startRecording, .record, .removeCopy:
+                case .statusChanged, .emit, .stopInput, .startRecording, .record, .removeCopy, .keepMisfire:
                     break
                 }
             }

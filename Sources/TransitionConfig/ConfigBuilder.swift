@@ -132,6 +132,13 @@ enum ConfigBuilder {
         if let repeated = devices.first(where: { d in devices.filter { $0 == d }.count > 1 }) {
             throw section.error(at: Key.device, file: file, "names \(TOMLString.quoted(repeated)) twice")
         }
+        let misfires = MisfireSettings(keep: section[Key.keepMisfires], folder: section[Key.misfireSpool],
+                                       maxFiles: section[Key.misfireSpoolFiles], maxBytes: section[Key.misfireSpoolBytes],
+                                       interval: section[Key.misfireInterval])
+        if misfires.keep && section[Key.flightRecorder] == 0 {
+            throw section.error(at: Key.keepMisfires, file: file,
+                                "needs the flight recorder, which \(section.keyPath(Key.flightRecorder)) = 0 turns off (line \(section.line(of: Key.flightRecorder)))")
+        }
         return InputSettings(device: devices, mode: section[Key.mode],
                              filterHold: section[Key.filterHold],
                              flightRecorder: section[Key.flightRecorder],
@@ -139,7 +146,7 @@ enum ConfigBuilder {
                              rotation: rotation, flipX: section[Key.flipX],
                              flipY: section[Key.flipY], calibration: calibration,
                              maxEdgeExclusion: section[Key.maxEdgeExclusion],
-                             minReportRate: section[Key.minReportRate])
+                             minReportRate: section[Key.minReportRate], misfires: misfires)
     }
 
     static func configuration(from root: ValidatedSection, file: String) throws(ConfigError) -> EngineConfiguration {

@@ -266,8 +266,8 @@ extension ValueCodec where Value == ListenAddress {
 /// Each defaults to `InputSettings.standard`'s value.
 enum InputKeys {
     static let table = ChildSection("input", .table, keys: [
-        device, mode, filterHold, flightRecorder, flightRecorderBytes, rotation, flipX, flipY, calibration,
-        maxEdgeExclusion, minReportRate,
+        device, mode, filterHold, flightRecorder, flightRecorderBytes, keepMisfires, misfireSpool, misfireSpoolFiles,
+        misfireSpoolBytes, misfireInterval, rotation, flipX, flipY, calibration, maxEdgeExclusion, minReportRate,
     ])
 
     private static let standard = InputSettings.standard
@@ -298,6 +298,22 @@ enum InputKeys {
     static let flightRecorderBytes = ConfigKey<Int>(
         "flight_recorder_bytes", .integer(65_536...33_554_432), default: .value(standard.flightRecorderBytes),
         summary: "the most memory the flight recorder takes per panel, 65536 to 33554432 bytes (16 bytes an event)")
+    // keep_misfires without a flight recorder is an error, checked by ConfigBuilder.
+    static let keepMisfires = ConfigKey<Bool>(
+        "keep_misfires", .boolean, default: .value(standard.misfires.keep),
+        summary: "the flight recorder writes a dump by itself when a gesture went wrong (a late cancel, a long rejected travel, a panel lost mid-gesture)")
+    static let misfireSpool = ConfigKey<String>(
+        "misfire_spool", .string(.absolutePath(maxBytes: 4000)), default: .value(standard.misfires.folder),
+        summary: "the folder those dumps go to (made if missing)")
+    static let misfireSpoolFiles = ConfigKey<Int>(
+        "misfire_spool_files", .integer(1...10_000), default: .value(standard.misfires.maxFiles),
+        summary: "the most dumps kept there, 1 to 10000: the oldest go first")
+    static let misfireSpoolBytes = ConfigKey<Int>(
+        "misfire_spool_bytes", .integer(1 << 20...1 << 34), default: .value(standard.misfires.maxBytes),
+        summary: "the most bytes they take together, 1048576 to 17179869184: the oldest go first")
+    static let misfireInterval = ConfigKey<Double>(
+        "misfire_interval", .number(.from(1, through: 86_400)), default: .value(standard.misfires.interval),
+        summary: "the least seconds between two such dumps, 1 to 86400")
     /// Read as degrees; `ConfigBuilder` allows only quarter turns.
     static let rotation = ConfigKey<Int>("rotation", .integer(0...270), default: .value(standard.rotation.rawValue),
                                          summary: "0, 90, 180 or 270: the panel's mounting angle, clockwise")

@@ -108,12 +108,15 @@ public struct InputSettings: Sendable, Equatable {
     /// `min_report_rate`: Hz; a panel whose median report rate while a
     /// contact moves falls below it is degraded (`PanelHealth`).
     public var minReportRate: Double
+    /// `keep_misfires` and its spool.
+    public var misfires: MisfireSettings
 
     public init(device: [String] = ["auto"], mode: InputMode = .shared, filterHold: Double = 0.08,
                 flightRecorder: Double = 30, flightRecorderBytes: Int = 4 << 20,
                 rotation: ScreenGeometry.Rotation = .none, flipX: Bool = false,
                 flipY: Bool = false, calibration: [Double]? = nil, maxEdgeExclusion: Double = 0.5,
-                minReportRate: Double = 50) {
+                minReportRate: Double = 50, misfires: MisfireSettings = .standard) {
+        self.misfires = misfires
         self.maxEdgeExclusion = maxEdgeExclusion
         self.minReportRate = minReportRate
         self.device = device

@@ -116,5 +116,5 @@ func daemonIdentity(_ config: DaemonConfiguration) -> DaemonIdentity {
 /// The log's first line: the version, the config read and who the daemon is
 /// under it, so a fleet's logs say which kiosk and config they come from.
 func startLine(configPath: String?, identity: DaemonIdentity) -> String {
-    "transitiond \(Transitiond.configuration.version): config \(configPath ?? "the embedded default"); \(identity.words)"
+    "transitiond \(Transitiond.configuration.version) config: \(configPath ?? "the embedded default"); \(identity.words)"
 }

@@ -146,6 +146,9 @@ struct RunCommand: ParsableCommand {
                         || reread.input.flightRecorderBytes != daemon.input.flightRecorderBytes {
                         logger.notice("reload: [input] flight_recorder and flight_recorder_bytes take effect at the next start")
                     }
+                    if reread.input.misfires != daemon.input.misfires {
+                        logger.notice("reload: [input] keep_misfires and the misfire spool's keys take effect at the next start")
+                    }
                     if reread.input.geometry() != daemon.input.geometry() {
                         logger.notice("reload: [input] rotation, flip_x, flip_y and calibration take effect at the next start")
                     }
@@ -181,6 +184,12 @@ struct RunCommand: ParsableCommand {
                 host.flightRecorderSeconds = input.flightRecorder
                 host.minReportRate = input.minReportRate
                 host.flightRecorderBytes = input.flightRecorderBytes
+                if input.misfires.keep {
+                    let spool = input.misfires
+                    host.keepMisfires(folder: spool.folder, maxFiles: spool.maxFiles, maxBytes: spool.maxBytes,
+                                      interval: spool.interval)
+                    logger.info("misfires: kept in \(spool.folder), at most one every \(Int(spool.interval)) s")
+                }
                 switch selector {
                 case .all: host.selectsSeveral = true
                 case .paths(let paths): host.selectsSeveral = paths.count > 1

@@ -70,9 +70,12 @@ final class HostHarness: @unchecked Sendable {
 
     /// `onEmit`: what the server does with each batch of events, after
     /// they are kept (on the loop, inside the host's `emit`).
+    /// `prepare`: the CLI's settings, before the host starts.
     init(configuration: EngineConfiguration = .standard,
-         onEmit: (@Sendable (DeviceHost<MonotonicClock>, [TransitionEvent]) -> Void)? = nil) {
+         onEmit: (@Sendable (DeviceHost<MonotonicClock>, [TransitionEvent]) -> Void)? = nil,
+         prepare: ((DeviceHost<MonotonicClock>) -> Void)? = nil) {
         host = DeviceHost(loop: group.next(), configuration: configuration, source: source, logger: logs.logger())
+        prepare?(host)
         let loop = group.next()
         try! loop.submit { [self] in
             host.start(emit: { [self] events in

@@ -62,7 +62,7 @@ struct MachineScript {
                 } else {
                     machine.copyCreated(id, node: "/dev/input/event9\(id)", into: &out)
                 }
-            case .log, .statusChanged, .stopInput, .startRecording, .record, .removeCopy:
+            case .log, .statusChanged, .stopInput, .startRecording, .record, .removeCopy, .keepMisfire:
                 break
             }
         }
@@ -132,6 +132,7 @@ struct MachineScript {
         case .createCopy(let id, let description): return "create-copy \(id) \(description.name)"
         case .removeCopy(let id): return "remove-copy \(id)"
         case .write(let id, let range): return "write \(id) ×\(range.count)"
+        case .keepMisfire(let misfire): return "keep-misfire \(misfire.kind.rawValue) \(misfire.transition) \(misfire.detail)"
         }
     }
 }

@@ -14,6 +14,8 @@ import Testing
 
     /// The units in a folder of their own, naming this build's binary (the
     /// checkers look for the `ExecStart=` program).
+    /// (transitiond-prometheus-agent.service runs Debian's prometheus, which
+    /// the metrics tier installs: that tier verifies it.)
     static let units = ["transitiond.service", "transitiond.socket", "transitiond-websocket.socket", "transitiond-metrics.socket"]
 
     private func unitsForThisBuild() throws -> TemporaryDirectory {
@@ -95,7 +97,11 @@ import Testing
                      "./usr/share/man/man1/transitiond.1.gz", "./usr/share/man/man5/transitiond.toml.5.gz",
                      "./usr/share/bash-completion/completions/transitiond", "./usr/share/zsh/vendor-completions/_transitiond",
                      "./usr/share/fish/vendor_completions.d/transitiond.fish", "./usr/share/doc/transitiond/copyright",
-                     "./usr/share/doc/transitiond/kiosk.md", "./usr/share/doc/transitiond/snap-points.md"] {
+                     "./usr/share/doc/transitiond/kiosk.md", "./usr/share/doc/transitiond/snap-points.md",
+                     "./lib/systemd/system/transitiond-prometheus-agent.service",
+                     "./usr/libexec/transitiond/transitiond-prometheus-agent-config",
+                     "./usr/share/transitiond/prometheus/agent.yml", "./usr/share/transitiond/prometheus/rules.yml",
+                     "./usr/share/transitiond/prometheus/rules_test.yml"] {
             #expect(contents.contains(path + "\n") || contents.hasSuffix(path), "\(path) in the package")
         }
         #expect(contents.contains("root/root"), "files owned by root")
