@@ -73,7 +73,7 @@ struct VerifyCommand: ParsableCommand {
     }
 
     /// The expectation file; `validate` makes sure there is one unless --corpus is given.
-    private var expectations: String { expect ?? "" }
+    private var expectationPath: String { expect ?? "" }
 
     func run() throws {
         try reportingFailures {
@@ -105,12 +105,12 @@ struct VerifyCommand: ParsableCommand {
         var checks: [RecordingCheck] = []
         for (path, gestures) in zip(input.recordings, outcomes) {
             let check = RecordingCheck(recording: path, outcomes: gestures, expectation: expectations.expectation(for: path, others: input.recordings))
-            out.write(check.report(expectations: self.expectations))
+            out.write(check.report(expectations: expectationPath))
             checks.append(check)
         }
         out.write(RecordingCheck.summary(checks))
         for unused in expectations.unused(given: input.recordings) {
-            let place = unused.line.map { "\(self.expectations):\($0)" } ?? self.expectations
+            let place = unused.line.map { "\(expectationPath):\($0)" } ?? expectationPath
             StandardError.write("transitiond: note: \(place): \(unused.file) was not given; not checked\n")
         }
         try checkOutput(out)
@@ -118,9 +118,9 @@ struct VerifyCommand: ParsableCommand {
     }
 
     private func loadExpectations() throws -> ExpectationFile {
-        guard fileExists(expectations) else { throw Failure(.noInput, "\(expectations): no such expectation file") }
+        guard fileExists(expectationPath) else { throw Failure(.noInput, "\(expectationPath): no such expectation file") }
         do {
-            return try ExpectationReader.load(path: expectations)
+            return try ExpectationReader.load(path: expectationPath)
         } catch {
             throw Failure(.dataError, error.description)
         }
@@ -138,9 +138,9 @@ struct VerifyCommand: ParsableCommand {
             "Written by `transitiond verify --write-expect` with \(source);",
             "run that again to update it after an intended change.",
         ])
-        try TextFile.write(text, to: expectations)
+        try TextFile.write(text, to: expectationPath)
         let gestures = file.recordings.reduce(0) { $0 + $1.gestures.count }
-        out.write("wrote \(expectations): \(file.recordings.count) recording\(file.recordings.count == 1 ? "" : "s"), "
+        out.write("wrote \(expectationPath): \(file.recordings.count) recording\(file.recordings.count == 1 ? "" : "s"), "
                   + "\(gestures) gesture\(gestures == 1 ? "" : "s")\n")
         for recording in file.recordings {
             let what = recording.gestures.isEmpty ? "no gestures" : recording.gestures.map(\.description).joined(separator: "; ")
