@@ -59,6 +59,14 @@ export interface Snapshot {
   /** The live daemon: each attached panel's health (docs/protocol.md,
    *  "Panel health"); absent in a replay. */
   panels?: PanelStatus[];
+  /** Which kiosk and config (docs/protocol.md, "Identity"): the config's
+   *  `[identity]` (each key absent when not given) and its hash. */
+  identity?: {
+    kiosk?: string;
+    site?: string;
+    labels?: Record<string, string>;
+    config_hash: string;
+  };
   [key: string]: unknown;
 }
 

@@ -317,11 +317,20 @@ check_two_panels() {
 # run`, then `transitiond dump`; `replay --fast` of the dump gives the same
 # transitions as the live stream (kt compare: lifecycles, progress values,
 # release velocities within 10 %).
+# The flight recorder, asked (`transitiond dump`) and by itself: the config
+# keeps misfires ([input] keep_misfires) and names the kiosk ([identity]);
+# the recording's flick back after passing the threshold is a late cancel,
+# which must leave exactly one dump in the spool, with the kiosk in its
+# header, replaying to the stream the daemon sent.
 check_dump() {
   d=/tmp/dump
   mkdir -p "$d"
   t0=$(uptime_s)
-  if ! start_daemon "$d" || ! start_subscriber "$d/out.ndjson" \
+  cfg="$d/misfires.toml"
+  awk -v spool="$d/spool" '{ print }
+    /^\[input\]$/ { print "keep_misfires = true"; print "misfire_spool = \"" spool "\"" }
+    /^\[identity\]$/ { print "kiosk = \"kernel-guest\"" }' "$CONFIG" > "$cfg"
+  if ! start_daemon_with "$cfg" auto "$d" || ! start_subscriber "$d/out.ndjson" \
       || ! player_start "$d" /recordings/back-flick-back-cancel.events --speed 1 --hold-seconds 2 \
       || ! wait_attached "$d/daemon.log" 1; then
     fail dump "could not start the daemon, a subscriber and uinput-replay"
@@ -333,16 +342,41 @@ check_dump() {
   transitiond dump --socket "$SOCK" -o "$d/dump.events" 2> "$d/dump.log"
   status=$?
   player_wait
+  # The spool is written off the daemon's loop: its log says when.
+  kt wait "$d/daemon.log" 'kept in ' 20
   stop_all
+  check_misfire "$d" "$cfg"
   if [ "$status" != 0 ]; then
     fail dump "transitiond dump exited $status"; show dump "$d/dump.log"; show daemon "$d/daemon.log"; return 0
   fi
-  transitiond replay --fast --json --config "$CONFIG" "$d/dump.events" > "$d/replayed.ndjson" 2> "$d/replay.err"
+  transitiond replay --fast --json --config "$cfg" "$d/dump.events" > "$d/replayed.ndjson" 2> "$d/replay.err"
   if kt compare "$d/out.ndjson" "$d/replayed.ndjson" > "$d/compare.txt"; then
     pass dump "$(cat "$d/dump.log" | sed 's/^transitiond: //'); replay --fast of the dump against the live stream: $(cat "$d/compare.txt") ($(since "$t0"))"
   else
     fail dump "$(head -n 1 "$d/compare.txt")"
     show compare "$d/compare.txt"; show dump "$d/dump.log"; show replay "$d/replay.err"; head -n 12 "$d/dump.events" > "$d/head.txt"; show head "$d/head.txt"
+  fi
+}
+
+# check_misfire DIR CONFIG: the spool of check_dump's run.
+check_misfire() {
+  spooled=$(ls "$1/spool" 2>/dev/null | grep -c '^[0-9]\{8\}T[0-9]\{6\}Z-late-cancel-back\.events$')
+  all=$(ls -A "$1/spool" 2>/dev/null | wc -l)
+  if [ "$spooled" != 1 ] || [ "$all" != 1 ]; then
+    fail misfires "the spool holds $all files, $spooled of them a late cancel of back (1 and 1 wanted)"
+    ls -la "$1/spool" > "$1/spool.txt" 2>&1; show spool "$1/spool.txt"; show daemon "$1/daemon.log"; return 0
+  fi
+  file="$1/spool/$(ls "$1/spool")"
+  header=$(head -n 3 "$file" | tail -n 2 | tr '\n' '|')
+  case "$header" in
+    "# transitiond misfire: version="*" kiosk=kernel-guest config_hash="*"|# misfire: kind=late-cancel transition=back decision=cancel reason=released progress="*" panel=/dev/input/event"*) ;;
+    *) fail misfires "its header: $header"; return 0 ;;
+  esac
+  transitiond replay --fast --json --config "$2" "$file" > "$1/spooled.ndjson" 2> "$1/spooled.err"
+  if kt compare "$1/out.ndjson" "$1/spooled.ndjson" > "$1/spooled.txt"; then
+    pass misfires "one dump in the spool, $(wc -c < "$file") bytes, its header naming the kiosk and the late cancel; its replay against the live stream: $(cat "$1/spooled.txt")"
+  else
+    fail misfires "$(head -n 1 "$1/spooled.txt")"; show compare "$1/spooled.txt"; show replay "$1/spooled.err"
   fi
 }
 
