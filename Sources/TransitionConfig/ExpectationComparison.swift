@@ -55,11 +55,25 @@ public enum ExpectationComparison {
         return differences
     }
 
-    /// Whether one outcome is what was expected.
+    /// Whether one outcome is what was expected (its target too, when the
+    /// expectation gives one).
     public static func matches(_ actual: GestureOutcome, _ expected: GestureExpectation) -> Bool {
         actual.transition == expected.transition && actual.decision == expected.decision
             && actual.reason == expected.reason && isWithinTolerance(actual.progress, of: expected)
+            && (expected.target == nil || sameTarget(actual.target, expected.target))
     }
+
+    /// Targets are snap points the wire writes to six decimals: equal within that.
+    public static func sameTarget(_ a: Double?, _ b: Double?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): return true
+        case (let a?, let b?): return abs(a - b) <= targetSlack
+        case (nil, _?), (_?, nil): return false
+        }
+    }
+
+    /// Half of the wire's last decimal.
+    static let targetSlack = 5e-7
 
     static func isWithinTolerance(_ progress: Double, of expected: GestureExpectation) -> Bool {
         abs(progress - expected.progress) <= expected.tolerance + slack

@@ -59,7 +59,7 @@ public struct RecordingExpectation: Sendable, Equatable {
             GestureExpectation(transition: outcome.transition, decision: outcome.decision, reason: outcome.reason,
                                progress: ExpectationNumber.rounded(outcome.progress,
                                                                    decimals: ExpectationFile.writtenDecimals),
-                               tolerance: tolerance)
+                               tolerance: tolerance, target: outcome.target)
         })
     }
 }
@@ -74,19 +74,25 @@ public struct GestureExpectation: Sendable, Equatable, CustomStringConvertible {
     public var progress: Double
     /// The effective tolerance: the gesture's own, else the file's.
     public var tolerance: Double
+    /// A snap transition's resting point (the `ended` event's target); nil
+    /// leaves it unchecked, as in files written before targets were.
+    public var target: Double?
 
-    public init(transition: String, decision: Decision, reason: EndReason, progress: Double, tolerance: Double) {
+    public init(transition: String, decision: Decision, reason: EndReason, progress: Double, tolerance: Double,
+                target: Double? = nil) {
         self.transition = transition
         self.decision = decision
         self.reason = reason
         self.progress = progress
         self.tolerance = tolerance
+        self.target = target
     }
 
-    /// `back finish (released) at 0.66 ± 0.01`.
+    /// `back finish (released) at 0.66 ± 0.01`; `drawer snap (released) at 0.43 ± 0.01 → 0.5`.
     public var description: String {
         "\(transition) \(decision.rawValue) (\(reason.rawValue)) at "
             + ExpectationNumber.text(progress, decimals: 6) + " ± " + ExpectationNumber.text(tolerance, decimals: 6)
+            + GestureOutcome.targetText(target)
     }
 }
 
@@ -97,19 +103,30 @@ public struct GestureOutcome: Sendable, Equatable, CustomStringConvertible {
     public var reason: EndReason
     /// The `ended` event's progress.
     public var progress: Double
+    /// The `ended` event's target: where a transition with snap points comes
+    /// to rest; nil for one that finishes or cancels.
+    public var target: Double?
 
-    public init(transition: String, decision: Decision, reason: EndReason, progress: Double) {
+    public init(transition: String, decision: Decision, reason: EndReason, progress: Double, target: Double? = nil) {
         self.transition = transition
         self.decision = decision
         self.reason = reason
         self.progress = progress
+        self.target = target
     }
 
-    /// `back cancel (released) at 0.41`, the progress to 4 decimals.
+    /// `back cancel (released) at 0.41`, the progress to 4 decimals;
+    /// `drawer snap (released) at 0.43 → 0.5` with a target.
     public var description: String { text(decimals: ExpectationFile.writtenDecimals) }
 
     func text(decimals: Int) -> String {
         "\(transition) \(decision.rawValue) (\(reason.rawValue)) at " + ExpectationNumber.text(progress, decimals: decimals)
+            + Self.targetText(target)
+    }
+
+    /// ` → 0.5` for a target (six decimals at most, as the wire writes it), nothing without.
+    static func targetText(_ target: Double?) -> String {
+        target.map { " → " + ExpectationNumber.text($0, decimals: 6) } ?? ""
     }
 
     /// The outcome of every `ended` event among `events`, in order;
@@ -121,7 +138,7 @@ public struct GestureOutcome: Sendable, Equatable, CustomStringConvertible {
             guard let decision = event.decision, let reason = event.reason,
                   names.indices.contains(event.transition) else { continue }
             outcomes.append(GestureOutcome(transition: names[event.transition], decision: decision,
-                                           reason: reason, progress: event.progress))
+                                           reason: reason, progress: event.progress, target: event.target))
         }
         return outcomes
     }

@@ -37,7 +37,7 @@ public enum ExpectationReader {
         let gestures = section[Key.table].map { gesture in
             GestureExpectation(transition: gesture[Key.transition], decision: gesture[Key.decision],
                                reason: gesture[Key.reason], progress: gesture[Key.progress],
-                               tolerance: gesture[Key.tolerance] ?? tolerance)
+                               tolerance: gesture[Key.tolerance] ?? tolerance, target: gesture[Key.target])
         }
         return RecordingExpectation(file: path, line: section.line, gestures: gestures)
     }

@@ -20,6 +20,7 @@ public enum ExpectationRenderer {
                     Key.decision.entry(gesture.decision),
                     Key.reason.entry(gesture.reason),
                     Key.progress.entry(gesture.progress),
+                    Key.target.entry(gesture.target),
                     Key.tolerance.entry(gesture.tolerance == expectations.tolerance ? nil : gesture.tolerance),
                 ], indent: "  ")
             }

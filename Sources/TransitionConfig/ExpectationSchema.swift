@@ -58,7 +58,7 @@ enum RecordingKeys {
 /// The keys of a `[[recording.gesture]]`: how one gesture of the recording must end.
 enum ExpectedGestureKeys {
     static let table = ChildSection("gesture", .arrayOfTables, under: RecordingKeys.tableName,
-                                    keys: [transition, decision, reason, progress, tolerance])
+                                    keys: [transition, decision, reason, progress, tolerance, target])
 
     static let transition = ConfigKey<String>("transition", .string(.identifier), default: .required)
     static let decision = ConfigKey<Decision>("decision", .choice(of: ExpectationSchema.decisions), default: .required)
@@ -67,4 +67,8 @@ enum ExpectedGestureKeys {
         "progress", .number(NumberRange(lower: .inclusive(-10), upper: .inclusive(10))), default: .required)
     /// The file's `tolerance` when absent.
     static let tolerance = ConfigKey<Double?>(ExpectationKeys.tolerance.name, ExpectationSchema.tolerance)
+    /// A snap transition's resting point; unchecked when absent.
+    static let target = ConfigKey<Double?>(
+        "target", .number(NumberRange(lower: .inclusive(-10), upper: .inclusive(10))),
+        summary: "snap transitions: the point it comes to rest on (the ended event's target)")
 }

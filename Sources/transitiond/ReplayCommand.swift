@@ -82,6 +82,7 @@ struct ReplayCommand: ParsableCommand {
     var holdLimit: Int = 32 << 20
 
     func validate() throws {
+        try input.requireRecordings()
         try requireNames(["--socket": socket, "--plot": plot, "--copy": copy])
         if copy != nil {
             if !fast { throw ValidationError("--copy needs --fast: the copy's times are the recording's own, not paced") }

@@ -5,11 +5,11 @@ import StreamClient
 // The options several commands share, declared once (`@OptionGroup`): the
 // same name, help and checks wherever they appear.
 
-/// What `replay` and `verify` run through the engine: the recordings, the
+/// What `replay`, `verify` and `tune` run through the engine: the recordings, the
 /// description of events-only ones, and the config.
 struct RecordingInputOptions: ParsableArguments {
     @Argument(help: "Recordings: evemu files (self-contained, or .events with --description) or libinput record YAML.")
-    var recordings: [String]
+    var recordings: [String] = []
 
     @Option(help: ArgumentHelp("The device description (an evemu .desc file) for events-only recordings.", valueName: "DESC"))
     var description: String?
@@ -19,6 +19,11 @@ struct RecordingInputOptions: ParsableArguments {
 
     func validate() throws {
         try requireNames(["--config": config, "--description": description])
+    }
+
+    /// A usage error without recordings: each command that takes none
+    /// instead (`verify --corpus`) says so in its own `validate`.
+    func requireRecordings() throws {
         if recordings.isEmpty { throw ValidationError("give at least one recording") }
     }
 

@@ -15,7 +15,7 @@ struct Transitiond: ParsableCommand {
         74 I/O error.
         """,
         version: "0.1.0",
-        subcommands: [ReplayCommand.self, CheckConfigCommand.self, VerifyCommand.self, SubscribeCommand.self, DumpCommand.self,
+        subcommands: [ReplayCommand.self, CheckConfigCommand.self, VerifyCommand.self, TuneCommand.self, SubscribeCommand.self, DumpCommand.self,
                       RunCommand.self, RecordCommand.self, DevicesCommand.self, UinputReplayCommand.self]
     )
 }

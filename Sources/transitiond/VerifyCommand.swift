@@ -28,6 +28,21 @@ struct VerifyCommand: ParsableCommand {
         Exit codes: 0 all match, 1 something differs or has no expectation, \
         65 a malformed expectation file, recording or config, 66 a file is missing, \
         74 --write-expect could not write the file.
+
+        --corpus DIR --baseline OLD [--config NEW] checks a config before it \
+        ships: every recording under DIR (and the folders under it; files \
+        ending in .events, .evemu, .yml or .yaml; names starting with "." \
+        passed over; anything else named in a note on stderr, never opened) \
+        is played alone under each config; after the configs' config_hash, \
+        each recording whose gestures \
+        end otherwise is printed, sorted by path, a line per gesture that \
+        changed: its transition, decision, reason or snap target differ, its \
+        progress at release moved by more than --progress-tolerance (default \
+        0.01), or one config ends a gesture the other does not. Then \
+        "corpus: N recordings played, C changed, U unchanged" and the changed \
+        gestures by kind. Exit 1 when more than --max-changes recordings \
+        (default 0) changed, else 0; 65 a malformed recording or config, \
+        66 a missing folder or config.
         """
     )
 
@@ -35,20 +50,37 @@ struct VerifyCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("The expectation file (TOML) to check against, or to write with --write-expect.",
                                valueName: "FILE"))
-    var expect: String
+    var expect: String?
 
     @Flag(help: "Write the expectation file from this run (replacing it) instead of checking against it.")
     var writeExpect = false
 
+    @OptionGroup var corpusOptions: CorpusOptions
+
     func validate() throws {
+        if corpusOptions.corpus != nil {
+            try corpusOptions.validate(with: input)
+            if expect != nil || writeExpect { throw ValidationError("--corpus compares two configs; it takes no --expect") }
+            return
+        }
+        try corpusOptions.requireNone()
+        try input.requireRecordings()
+        guard let expect else { throw ValidationError("give --expect FILE (or --corpus DIR --baseline FILE)") }
         try requireNames(["--expect": expect])
         if writeExpect, let repeated = input.recordings.first(where: { r in input.recordings.filter { $0 == r }.count > 1 }) {
             throw ValidationError("\(repeated) is given twice; an expectation file names each recording once")
         }
     }
 
+    /// The expectation file; `validate` makes sure there is one unless --corpus is given.
+    private var expectationPath: String { expect ?? "" }
+
     func run() throws {
         try reportingFailures {
+            if let corpus = corpusOptions.corpus {
+                try runCorpus(corpus)
+                return
+            }
             let expectations = writeExpect ? nil : try loadExpectations()
             let daemon = try loadDaemonConfiguration(input.config)
             let recordings = try input.recordings.map(input.load)
@@ -73,12 +105,12 @@ struct VerifyCommand: ParsableCommand {
         var checks: [RecordingCheck] = []
         for (path, gestures) in zip(input.recordings, outcomes) {
             let check = RecordingCheck(recording: path, outcomes: gestures, expectation: expectations.expectation(for: path, others: input.recordings))
-            out.write(check.report(expectations: expect))
+            out.write(check.report(expectations: expectationPath))
             checks.append(check)
         }
         out.write(RecordingCheck.summary(checks))
         for unused in expectations.unused(given: input.recordings) {
-            let place = unused.line.map { "\(expect):\($0)" } ?? expect
+            let place = unused.line.map { "\(expectationPath):\($0)" } ?? expectationPath
             StandardError.write("transitiond: note: \(place): \(unused.file) was not given; not checked\n")
         }
         try checkOutput(out)
@@ -86,9 +118,9 @@ struct VerifyCommand: ParsableCommand {
     }
 
     private func loadExpectations() throws -> ExpectationFile {
-        guard fileExists(expect) else { throw Failure(.noInput, "\(expect): no such expectation file") }
+        guard fileExists(expectationPath) else { throw Failure(.noInput, "\(expectationPath): no such expectation file") }
         do {
-            return try ExpectationReader.load(path: expect)
+            return try ExpectationReader.load(path: expectationPath)
         } catch {
             throw Failure(.dataError, error.description)
         }
@@ -106,9 +138,9 @@ struct VerifyCommand: ParsableCommand {
             "Written by `transitiond verify --write-expect` with \(source);",
             "run that again to update it after an intended change.",
         ])
-        try TextFile.write(text, to: expect)
+        try TextFile.write(text, to: expectationPath)
         let gestures = file.recordings.reduce(0) { $0 + $1.gestures.count }
-        out.write("wrote \(expect): \(file.recordings.count) recording\(file.recordings.count == 1 ? "" : "s"), "
+        out.write("wrote \(expectationPath): \(file.recordings.count) recording\(file.recordings.count == 1 ? "" : "s"), "
                   + "\(gestures) gesture\(gestures == 1 ? "" : "s")\n")
         for recording in file.recordings {
             let what = recording.gestures.isEmpty ? "no gestures" : recording.gestures.map(\.description).joined(separator: "; ")
@@ -122,20 +154,9 @@ struct VerifyCommand: ParsableCommand {
     /// The gestures `input` ends when played alone (a fresh engine), as
     /// `replay --fast` plays it.
     private func play(_ input: ReplayInput, _ daemon: DaemonConfiguration) throws -> [GestureOutcome] {
-        var session: ReplaySession
-        do {
-            session = try ReplaySession(configuration: daemon.engine, inputs: [input], geometry: daemon.input.geometry(),
-                                        palmMillimetres: daemon.filter.palmMillimetres)
-        } catch {
-            throw Failure(.dataError, error.description)
-        }
-        let names = daemon.engine.transitions.map(\.name)
-        var outcomes: [GestureOutcome] = []
-        session.run { events in outcomes += GestureOutcome.outcomes(of: events, names: names) }
-        return outcomes
+        try OutcomePlayer(daemon).outcomes(of: input)
     }
 
-    /// The recording at `path`, read as `replay` reads it.
     private func checkOutput(_ out: StandardOutput) throws {
         try out.checkWritten()
     }

@@ -179,6 +179,23 @@ struct ExpectationFileTests {
         #expect(ExpectationRenderer.render(read, comment: ["made by a test"]) == text)
     }
 
+    @Test func snapTargetsAreWrittenReadAndChecked() throws {
+        let snap = GestureOutcome(transition: "drawer", decision: .snap, reason: .released, progress: 0.43, target: 0.5)
+        let written = ExpectationFile(recordings: [RecordingExpectation(file: "d.events", outcomes: [snap])])
+        let text = ExpectationRenderer.render(written)
+        #expect(text.contains("progress = 0.43\n  target = 0.5\n"))
+        let read = try Self.parse(text)
+        #expect(read.recordings[0].gestures[0].target == 0.5)
+        #expect(ExpectationComparison.differences(expected: read.recordings[0].gestures, actual: [snap]).isEmpty)
+        var elsewhere = snap
+        elsewhere.target = 1
+        #expect(ExpectationComparison.differences(expected: read.recordings[0].gestures, actual: [elsewhere]).count == 1)
+        // Without a target in the file, any target matches.
+        var untargeted = read.recordings[0].gestures[0]
+        untargeted.target = nil
+        #expect(ExpectationComparison.differences(expected: [untargeted], actual: [elsewhere]).isEmpty)
+    }
+
     @Test func ownToleranceIsWrittenWhereItDiffers() throws {
         let file = ExpectationFile(tolerance: 0.01, recordings: [
             RecordingExpectation(file: "a", gestures: [Self.expectBack(.finish, at: 0.5, tolerance: 0.1),
