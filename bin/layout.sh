@@ -47,7 +47,7 @@ transitiond_layout() {
   "$binary" --generate-completion-script fish > "$root$prefix/share/fish/vendor_completions.d/transitiond.fish"
   chmod 644 "$root$prefix/share/bash-completion/completions/transitiond" \
     "$root$prefix/share/zsh/vendor-completions/_transitiond" "$root$prefix/share/fish/vendor_completions.d/transitiond.fish"
-  install -m 644 "$src/docs/kiosk.md" "$src/docs/kiosk-web.md" "$src/docs/metrics.md" "$src/docs/protocol.md" "$src/docs/snap-points.md" \
+  install -m 644 "$src/docs/kiosk.md" "$src/docs/kiosk-web.md" "$src/docs/metrics.md" "$src/docs/protocol.md" "$src/docs/snap-points.md" "$src/docs/fleet.md" \
     "$src/config/example.toml" \
     "$root$prefix/share/doc/transitiond/"
   transitiond_link_docs "$root$prefix/share/doc/transitiond"

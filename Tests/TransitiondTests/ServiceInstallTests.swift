@@ -97,7 +97,7 @@ import Testing
                      "./usr/share/man/man1/transitiond.1.gz", "./usr/share/man/man5/transitiond.toml.5.gz",
                      "./usr/share/bash-completion/completions/transitiond", "./usr/share/zsh/vendor-completions/_transitiond",
                      "./usr/share/fish/vendor_completions.d/transitiond.fish", "./usr/share/doc/transitiond/copyright",
-                     "./usr/share/doc/transitiond/kiosk.md", "./usr/share/doc/transitiond/snap-points.md",
+                     "./usr/share/doc/transitiond/kiosk.md", "./usr/share/doc/transitiond/snap-points.md", "./usr/share/doc/transitiond/fleet.md",
                      "./lib/systemd/system/transitiond-prometheus-agent.service",
                      "./usr/libexec/transitiond/transitiond-prometheus-agent-config",
                      "./usr/share/transitiond/prometheus/agent.yml", "./usr/share/transitiond/prometheus/rules.yml",
