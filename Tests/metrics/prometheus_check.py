@@ -30,50 +30,15 @@ import time
 import urllib.parse
 import urllib.request
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CONFIG = os.path.join(ROOT, "config", "example.toml")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tier import CONFIG, ROOT, Tally, free_port, http_get, wait_for  # noqa: E402
+
 RECORDINGS = [os.path.join(ROOT, "Recordings", name) for name in (
     "back-drag-finish.events", "back-flick-back-cancel.events", "forward-edge-right-spring.events",
     "pinch-in-2-fingers.events", "back-drag-cancel.events", "swipe-up-3-fingers.events",
 )]
-passed = 0
-failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok    {name}")
-    else:
-        failed += 1
-        print(f"FAIL  {name}" + (f": {detail}" if detail else ""))
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def http_get(url, timeout=5):
-    with urllib.request.urlopen(url, timeout=timeout) as response:
-        return response.status, response.headers.get("Content-Type", ""), response.read().decode()
-
-
-def wait_for(what, predicate, timeout, interval=0.2):
-    """Calls predicate until it returns something true, for at most timeout s."""
-    deadline = time.monotonic() + timeout
-    last_error = None
-    while time.monotonic() < deadline:
-        try:
-            value = predicate()
-            if value:
-                return value
-        except Exception as error:  # not up yet
-            last_error = error
-        time.sleep(interval)
-    raise TimeoutError(f"{what}: not within {timeout} s" + (f" (last: {last_error})" if last_error else ""))
+tally = Tally()
+check = tally.check
 
 
 class LineClient:
@@ -253,7 +218,7 @@ scrape_configs:
                     process.wait(timeout=10)
                 except subprocess.TimeoutExpired:
                     process.kill()
-        if failed:
+        if tally.failed:
             for name in ("daemon.log", "prometheus.log"):
                 path = os.path.join(work, name)
                 if os.path.exists(path):
@@ -265,5 +230,4 @@ scrape_configs:
 
 if __name__ == "__main__":
     main()
-    print(f"metrics: {passed} passed, {failed} failed")
-    sys.exit(1 if failed or not passed else 0)
+    tally.finish()

@@ -43,8 +43,9 @@ import time
 import urllib.parse
 import urllib.request
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CONFIG = os.path.join(ROOT, "config", "example.toml")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tier import CONFIG, ROOT, Tally, free_port, http_get, wait_for  # noqa: E402
+
 CONTRIB = os.path.join(ROOT, "contrib", "prometheus")
 UNIT = os.path.join(ROOT, "systemd", "transitiond-prometheus-agent.service")
 # Where the package puts what the unit names, and where it is in the sources.
@@ -55,44 +56,8 @@ RECORDINGS = [os.path.join(ROOT, "Recordings", name) for name in (
 KIOSK, SITE, INSTANCE = "test-kiosk", "test-site", "test-kiosk-agent"
 SCRAPE_INTERVAL = 1.0
 OUTAGE = 15.0
-passed = 0
-failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok    {name}")
-    else:
-        failed += 1
-        print(f"FAIL  {name}" + (f": {detail}" if detail else ""))
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def http_get(url, timeout=5):
-    with urllib.request.urlopen(url, timeout=timeout) as response:
-        return response.status, response.read().decode()
-
-
-def wait_for(what, predicate, timeout, interval=0.2):
-    """Calls predicate until it returns something true, for at most timeout s."""
-    deadline = time.monotonic() + timeout
-    last_error = None
-    while time.monotonic() < deadline:
-        try:
-            value = predicate()
-            if value:
-                return value
-        except Exception as error:  # not up yet
-            last_error = error
-        time.sleep(interval)
-    raise TimeoutError(f"{what}: not within {timeout} s" + (f" (last: {last_error})" if last_error else ""))
+tally = Tally()
+check = tally.check
 
 
 def stop(process, timeout=15):
@@ -154,7 +119,7 @@ def identity_config(work):
 
 def agent_counter(agent_port, name):
     """The sum of an agent's own counter over its series (None if absent)."""
-    _, body = http_get(f"http://127.0.0.1:{agent_port}/metrics")
+    _, _, body = http_get(f"http://127.0.0.1:{agent_port}/metrics")
     values = [float(line.rsplit(" ", 1)[1]) for line in body.splitlines()
               if line.startswith(name + "{") or line.startswith(name + " ")]
     return sum(values) if values else None
@@ -237,7 +202,7 @@ def main():
             url = f"http://127.0.0.1:{receiver_port}/api/v1/query?query=" + urllib.parse.quote(expression)
             if at is not None:
                 url += f"&time={at:.3f}"
-            answer = json.loads(http_get(url)[1])
+            answer = json.loads(http_get(url)[2])
             if answer.get("status") != "success":
                 raise RuntimeError(answer)
             return answer["data"]["result"]
@@ -314,7 +279,7 @@ def main():
     finally:
         for process in (agent, receiver, daemon):
             stop(process)
-        if failed:
+        if tally.failed:
             for name, path in logs.items():
                 if os.path.exists(path) and os.path.getsize(path):
                     print(f"--- {name} (last lines)")
@@ -325,5 +290,4 @@ def main():
 
 if __name__ == "__main__":
     main()
-    print(f"metrics: {passed} passed, {failed} failed")
-    sys.exit(1 if failed or not passed else 0)
+    tally.finish()
