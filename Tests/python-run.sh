@@ -8,8 +8,9 @@
 # The daemon is $TRANSITIOND (default .build/release/transitiond, relative
 # to the repository's root; build it first). The tests run in a virtual
 # environment kept in ${XDG_CACHE_HOME:-~/.cache}/transitiond/python-venv:
-# what is missing there (pytest, websockets, and setuptools and wheel to
-# install a package from a folder) is installed with pip, then the client
+# what is missing there (pytest, websockets, paho-mqtt for the MQTT bridge,
+# and setuptools and wheel to install a package from a folder) is installed
+# with pip (and Debian's mosquitto, the bridge's tests' broker, with apt-get), then the client
 # package is installed from a copy of clients/python. Extra arguments go to
 # both pytest runs (e.g. -k reconnect, -x). Ends with
 # `python: N passed, M failed`; exits 1 on any failure, including a run that
@@ -45,9 +46,18 @@ if ! "$venv/bin/python" -c 'import sys' >/dev/null 2>&1; then
   "$python" -m venv "$venv" || die "could not make a virtual environment (Debian: apt-get install python3-venv)"
 fi
 vpy="$venv/bin/python"
+# The bridge's tests run a real broker: Debian's Mosquitto.
+if ! [ -x /usr/sbin/mosquitto ] || ! [ -x /usr/bin/mosquitto_passwd ]; then
+  # shellcheck source=bin/setup.sh
+  source "$root/bin/setup.sh"
+  transitiond_install mosquitto || die "could not install mosquitto"
+fi
 missing=()
 "$vpy" -c 'import pytest' 2>/dev/null || missing+=(pytest)
 "$vpy" -c 'import websockets.asyncio.client' 2>/dev/null || missing+=('websockets>=13')
+# The MQTT bridge's extra (transitiond-client[mqtt]).
+"$vpy" -c 'import paho.mqtt, sys; sys.exit(int(paho.mqtt.__version__.split(".")[0]) != 2)' 2>/dev/null \
+  || missing+=('paho-mqtt>=2,<3')
 "$vpy" -c 'import setuptools, sys; sys.exit(int(setuptools.__version__.split(".")[0]) < 61)' 2>/dev/null \
   || missing+=('setuptools>=61')
 "$vpy" -c 'import wheel' 2>/dev/null || missing+=(wheel)
