@@ -33,6 +33,9 @@ transitiond_layout() {
   sed -e "s|/usr/libexec/transitiond/|$prefix/libexec/transitiond/|g" -e "s|/usr/share/transitiond/|$prefix/share/transitiond/|g" \
     "$src/systemd/transitiond-prometheus-agent.service" > "$root$unitdir/transitiond-prometheus-agent.service"
   chmod 644 "$root$unitdir/transitiond-prometheus-agent.service"
+  # The MQTT bridge (clients/python's transitiond-mqtt, installed apart
+  # with pip): its unit names the virtual environment the docs make.
+  install -m 644 "$src/systemd/transitiond-mqtt.service" "$root$unitdir/transitiond-mqtt.service"
   chmod 644 "$root$unitdir/transitiond.service"
   install -m 644 "$src/systemd/sysusers.d/transitiond.conf" "$root$sysusersdir/transitiond.conf"
   if [ ! -e "$root/etc/transitiond/transitiond.toml" ]; then

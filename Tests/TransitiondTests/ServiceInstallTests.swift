@@ -15,7 +15,9 @@ import Testing
     /// The units in a folder of their own, naming this build's binary (the
     /// checkers look for the `ExecStart=` program).
     /// (transitiond-prometheus-agent.service runs Debian's prometheus, which
-    /// the metrics tier installs: that tier verifies it.)
+    /// the metrics tier installs: that tier verifies it. transitiond-mqtt.service
+    /// runs the Python client's bridge, installed with pip apart from the
+    /// package: it is checked with the bridge's tests, Tests/python-run.sh.)
     static let units = ["transitiond.service", "transitiond.socket", "transitiond-websocket.socket", "transitiond-metrics.socket"]
 
     private func unitsForThisBuild() throws -> TemporaryDirectory {
@@ -99,6 +101,7 @@ import Testing
                      "./usr/share/fish/vendor_completions.d/transitiond.fish", "./usr/share/doc/transitiond/copyright",
                      "./usr/share/doc/transitiond/kiosk.md", "./usr/share/doc/transitiond/snap-points.md", "./usr/share/doc/transitiond/fleet.md",
                      "./lib/systemd/system/transitiond-prometheus-agent.service",
+                     "./lib/systemd/system/transitiond-mqtt.service",
                      "./usr/libexec/transitiond/transitiond-prometheus-agent-config",
                      "./usr/share/transitiond/prometheus/agent.yml", "./usr/share/transitiond/prometheus/rules.yml",
                      "./usr/share/transitiond/prometheus/rules_test.yml"] {

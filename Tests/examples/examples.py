@@ -78,8 +78,8 @@ recordings, configs, bin/, clients/; not .git, .build or Tests/), in which
 that binary first on PATH as `transitiond`, a `swift` that answers only
 `swift run stream-client-example ARGS` (with the example built beside the
 binary by `swift build`), a virtual environment's python3/pip (kept in
-${XDG_CACHE_HOME:-~/.cache}/transitiond/examples-venv, with `websockets`
-and the client package installed), $XDG_RUNTIME_DIR a fresh empty folder,
+${XDG_CACHE_HOME:-~/.cache}/transitiond/examples-venv, with `websockets`,
+`paho-mqtt` and the client package installed), $XDG_RUNTIME_DIR a fresh empty folder,
 stdin an open pipe nobody writes to (a terminal nobody types into).
 `sh` blocks run with `bash -e`, `python` with python3, `js` with node (Node
 20: --experimental-websocket), `toml` with `transitiond check-config`,
@@ -240,6 +240,9 @@ class Environment:
             missing = []
             if subprocess.run([vpy, "-c", "import websockets.asyncio.client"], capture_output=True).returncode:
                 missing.append("websockets>=13")
+            # The client package's MQTT bridge (its mqtt extra).
+            if subprocess.run([vpy, "-c", "import paho.mqtt.enums"], capture_output=True).returncode:
+                missing.append("paho-mqtt>=2,<3")
             if subprocess.run([vpy, "-c", "import setuptools, sys; sys.exit(int(setuptools.__version__.split('.')[0]) < 61)"],
                               capture_output=True).returncode:
                 missing.append("setuptools>=61")

@@ -5,13 +5,16 @@ will, both sides restarting, and a broker that wants a password."""
 
 import asyncio
 import json
+import shutil
 import signal
+import subprocess
 
 import pytest
 
 import transitiond_client as tc
-from daemon_process import RECORDING, wait_until
-from mqtt_process import Bridge, Mosquitto, Watcher, eventually
+from daemon_process import RECORDING
+from daemon_process import ROOT as ROOT_DIR
+from mqtt_process import Bridge, Mosquitto, Watcher, bridge_script, eventually
 from transitiond_client.mqtt import _command_for, object_id, topic_part
 
 #: Every wait is bounded by this (seconds).
@@ -269,3 +272,25 @@ def test_a_broker_that_wants_a_password(launcher, workdir, brokers, bridges, wat
     watcher = watchers(broker.port, username="kiosk", password="s3cret")
     watcher.wait(f"{ROOT}/availability", "online")
     assert accepted.process.poll() is None
+
+
+def test_the_unit_verifies_and_is_hardened(workdir):
+    """systemd/transitiond-mqtt.service under systemd's own checkers, naming
+    this environment's bridge (the unit names /opt's)."""
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("no systemd-analyze")
+    units = ROOT_DIR / "systemd"
+    text = (units / "transitiond-mqtt.service").read_text()
+    assert "/opt/transitiond-mqtt/bin/transitiond-mqtt" in text
+    (workdir / "transitiond-mqtt.service").write_text(
+        text.replace("/opt/transitiond-mqtt/bin/transitiond-mqtt", bridge_script()))
+    shutil.copy(units / "transitiond.socket", workdir / "transitiond.socket")
+    verify = subprocess.run([analyze, "verify", "--man=no", str(workdir / "transitiond-mqtt.service")],
+                            capture_output=True, text=True, timeout=60)
+    assert verify.returncode == 0 and verify.stdout + verify.stderr == "", verify.stdout + verify.stderr
+    security = subprocess.run([analyze, "security", "--offline=true", "--no-pager",
+                               str(workdir / "transitiond-mqtt.service")], capture_output=True, text=True, timeout=60)
+    line = next((l for l in security.stdout.splitlines() if "Overall exposure level" in l), "")
+    level = float(line.split(":")[-1].split()[0]) if line else 10.0
+    assert level <= 1.5, security.stdout
