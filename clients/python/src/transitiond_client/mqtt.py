@@ -367,6 +367,12 @@ class Bridge:
         daemon = loop.create_task(self._daemon_loop())
         stop = loop.create_task(self._stop.wait())
         await asyncio.wait({daemon, stop}, return_when=asyncio.FIRST_COMPLETED)
+        if daemon.done() and not daemon.cancelled() and daemon.exception() is not None:
+            # The loop never ends by itself: this is a bug, which must not
+            # look like a clean stop to systemd.
+            error = daemon.exception()
+            log.error("stopping on an unexpected error: %r", error, exc_info=error)
+            self.exit_status = 70
         daemon.cancel()
         for task in (daemon, stop, *self._tasks):
             task.cancel()
