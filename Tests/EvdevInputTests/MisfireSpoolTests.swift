@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 import Engine
 import Recordings
+import WireProtocol
 @testable import EvdevInput
 @testable import Inputs
 
@@ -82,6 +83,22 @@ struct MisfireSpoolTests {
         lost.lose(at: Double(events[release].time) / 1e6)
         lost.run { $0.batchEnded(into: &$1) }
         #expect(lost.last.contains { $0.hasPrefix("keep-misfire device-lost back decision=cancel reason=device-lost") }, "\(lost.last)")
+    }
+
+    /// `transitiond dump`'s recordings say who the daemon is too.
+    @Test func aDumpsHeaderNamesTheKioskAndTheConfig() throws {
+        let (description, events) = try liveRecording("back-drag-finish.events")
+        let h = HostHarness(prepare: { host in
+            host.flightRecorderSeconds = 30
+            host.identity = .init(kiosk: "lobby-3", labels: ["floor": "2"], configHash: "00ff00ff00ff00ff")
+        })
+        h.source.push(.attached(AttachedDevice(path: "/dev/input/event4", description: description, grabbed: false)),
+                      .events(events))
+        #expect(h.waitUntilIdle())
+        let recordings = h.onLoop { h.host.flightRecordings() ?? [] }
+        h.shutdown()
+        let lines = try #require(recordings.first).evemu.split(separator: "\n").prefix(2).map(String.init)
+        #expect(lines == ["# EVEMU 1.3", "# transitiond dump: version=\(TransitiondVersion.current) kiosk=lobby-3 config_hash=00ff00ff00ff00ff floor=2"])
     }
 
     /// A host keeping misfires in `folder`, fed `events` of a panel.
