@@ -10,7 +10,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import uuid
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
@@ -210,7 +209,3 @@ class Bridge:
 def eventually(condition, timeout: float, what: str) -> None:
     if not wait_until(condition, timeout):
         raise AssertionError(f"not within {timeout} s: {what}")
-
-
-def monotonic() -> float:
-    return time.monotonic()

@@ -12,7 +12,7 @@ import subprocess
 import pytest
 
 import transitiond_client as tc
-from daemon_process import RECORDING
+from daemon_process import RECORDING, Daemon
 from daemon_process import ROOT as ROOT_DIR
 from mqtt_process import Bridge, Mosquitto, Watcher, bridge_script, eventually
 from transitiond_client.mqtt import _command_for, object_id, topic_part
@@ -252,6 +252,26 @@ def test_restarting_the_broker_then_the_daemon(launcher, workdir, brokers, bridg
         final.wait(topic, payload)
     assert bridge.process.poll() is None, bridge.log
     assert bridge.log.count("connected to transitiond") == 2, bridge.log
+
+
+def test_the_live_daemons_input(launcher, workdir, brokers, bridges, watchers):
+    """``transitiond run`` with no touchscreen: its input is waiting, and the
+    input sensor is discovered (a replay has none)."""
+    broker = brokers()
+    watcher = watchers(broker.port)
+    path = launcher.socket_path()
+    # A device that is never there, so that a machine with a touchscreen waits too.
+    missing = str(workdir / "no-such-touchscreen")
+    daemon = Daemon(["run", "--socket", path, "--config", kiosk_config(workdir), "--device", missing],
+                    socket_path=path)
+    launcher.started.append(daemon)
+    daemon.wait_listening()
+    bridges(*bridge_arguments(daemon, broker))
+    watcher.wait(f"{ROOT}/input", "waiting")
+    assert "waiting_for" in json.loads(watcher.wait(f"{ROOT}/input/attributes"))
+    sensor = json.loads(watcher.wait("homeassistant/sensor/transitiond_lobby-3/input/config"))
+    assert sensor["state_topic"] == f"{ROOT}/input"
+    assert sensor["json_attributes_topic"] == f"{ROOT}/input/attributes"
 
 
 def test_a_broker_that_wants_a_password(launcher, workdir, brokers, bridges, watchers):

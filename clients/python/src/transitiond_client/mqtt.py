@@ -486,6 +486,8 @@ class Bridge:
                 self._transition_in(name, client)
         if isinstance(snapshot.get("input"), str):
             self._set("input", snapshot["input"])
+            details = {k: snapshot[k] for k in ("device", "device_name", "devices", "waiting_for") if k in snapshot}
+            self._set("input", "attributes", json.dumps(details, sort_keys=True))
         panels = snapshot.get("panels")
         if isinstance(panels, list):
             degraded = any(isinstance(p, dict) and p.get("degraded") is True for p in panels)
@@ -677,6 +679,7 @@ class Bridge:
             })
         if isinstance(self._snapshot.get("input"), str):
             add("sensor", "input", {"name": "Input", "state_topic": self._topic("input"),
+                                    "json_attributes_topic": self._topic("input", "attributes"),
                                     "entity_category": "diagnostic"})
         if isinstance(self._snapshot.get("panels"), list):
             add("sensor", "panel_health", {"name": "Panel health", "state_topic": self._topic("health"),
