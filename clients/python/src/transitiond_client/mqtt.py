@@ -48,7 +48,7 @@ BACKOFF_FIRST, BACKOFF_MAX = 0.5, 15.0
 #: CONNACK reason codes that mean "these credentials will never do": MQTT
 #: 3.1.1's 4 and 5 and MQTT 5's 134 and 135.
 _AUTH_REFUSALS = {4, 5, 134, 135}
-#: Decisions of an ``ended`` whose reason is not a person at the panel.
+#: Reasons of an ``ended`` that are not a person at the panel.
 _NOT_A_TOUCH = {"command", "client-lost", "shutdown", "reload"}
 
 
