@@ -18,8 +18,12 @@ extension LiveInputMachine {
     /// it explained (here, or after a command), so nothing piles up.
     mutating func checkMisfires(into out: inout Output) {
         guard misfires != nil else { return }
-        let explained = engine.explanations ?? []
-        engine.explanations?.removeAll(keepingCapacity: true)
+        // Most batches explain nothing (a finger moving): then nothing is copied.
+        var explained: [Explanation] = []
+        if engine.explanations?.isEmpty == false {
+            explained = engine.explanations ?? []
+            engine.explanations?.removeAll(keepingCapacity: true)
+        }
         guard !out.events.isEmpty || !explained.isEmpty else { return }
         if let misfire = misfires?.observe(out.events, explained, configuration: engine.configuration) {
             out.actions.append(.keepMisfire(misfire))
