@@ -273,6 +273,29 @@ TOML
     fi
   fi
 
+  # 4b. allow_groups by a supplementary group: a user whose primary group
+  # is its own and who is in transitiond's group may command (the hardened
+  # service must be able to read the client's groups), and one who is not
+  # in it may connect (the socket is 0666 for the test) but not command.
+  useradd --system --no-create-home --shell /bin/sh --groups transitiond panelctl 2> /dev/null
+  useradd --system --no-create-home --shell /bin/sh outsider 2> /dev/null
+  sed -i 's/^allow_groups = .*/allow_groups = ["transitiond"]/' /etc/transitiond/transitiond.toml
+  before=$(hellos /tmp/sub.ndjson)
+  systemctl reload transitiond
+  wait_for 20 at_least /tmp/sub.ndjson $((before + 1))
+  chmod 0666 "$SOCK"
+  printf '{"cmd":"enable","transition":"back","enabled":true,"id":7}\n' \
+    | setpriv --reuid=panelctl --regid=panelctl --init-groups "$KT/kt" session "$SOCK" > /tmp/member.out 2>&1
+  printf '{"cmd":"enable","transition":"back","enabled":true,"id":8}\n' \
+    | setpriv --reuid=outsider --regid=outsider --init-groups "$KT/kt" session "$SOCK" > /tmp/outsider.out 2>&1
+  chmod 0660 "$SOCK"
+  if grep -q '"type":"ok","cmd":"enable","id":7' /tmp/member.out && grep -q '"code":"forbidden"' /tmp/outsider.out; then
+    pass groups "allow_groups = [\"transitiond\"]: a client in the group only as a supplementary one (uid $(id -u panelctl), groups $(id -G panelctl | tr ' ' ',')) may command; one outside it is refused (forbidden)"
+  else
+    fail groups "member: $(tr '\n' ' ' < /tmp/member.out | cut -c1-300); outsider: $(tr '\n' ' ' < /tmp/outsider.out | cut -c1-300)"
+    show journal /tmp/journal.txt
+  fi
+
   # 5. kill -SEGV: systemd restarts the daemon; the socket stays, the client reconnects.
   pid=$(main_pid)
   before=$(hellos /tmp/sub.ndjson)

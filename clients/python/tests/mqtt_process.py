@@ -154,8 +154,8 @@ class Watcher:
                                  f"seen: {sorted({t for t, _, _ in self.all()})}")
         return self.latest(topic) or ""
 
-    def publish(self, topic: str, payload: str) -> None:
-        self.client.publish(topic, payload, qos=1).wait_for_publish(10)
+    def publish(self, topic: str, payload: str, retain: bool = False) -> None:
+        self.client.publish(topic, payload, qos=1, retain=retain).wait_for_publish(10)
 
     def close(self) -> None:
         self.client.disconnect()

@@ -15,7 +15,7 @@ import transitiond_client as tc
 from daemon_process import RECORDING, Daemon
 from daemon_process import ROOT as ROOT_DIR
 from mqtt_process import Bridge, Mosquitto, Watcher, bridge_script, eventually
-from transitiond_client.mqtt import _command_for, object_id, topic_part
+from transitiond_client.mqtt import _command_for, object_id, parse_options, topic_part
 
 #: Every wait is bounded by this (seconds).
 WAIT = 15
@@ -100,6 +100,13 @@ def test_names_and_payloads():
     for bad in (("enable", "maybe"), ("run", "sideways"), ("run", "nan")):
         with pytest.raises(ValueError):
             _command_for("back", *bad)
+    # What would only fail later, or never say why, is refused at the start.
+    for bad in (["--min-interval", "nan"], ["--min-interval", "inf"], ["--keepalive", "-1"],
+                ["--tls-ca", "ca.pem"], ["--tls", "--tls-ca", "/nonexistent/ca.pem"]):
+        with pytest.raises(SystemExit):
+            parse_options(bad, {})
+    with pytest.raises(SystemExit):
+        parse_options([], {"MQTT_PASSWORD": "secret"})
 
 
 def test_discovery_and_state_while_a_replay_is_served(launcher, workdir, brokers, bridges, watchers):
@@ -171,6 +178,20 @@ async def test_enable_and_run_from_the_broker(launcher, workdir, brokers, bridge
         ended = (await client.wait_for(lambda e: e.type == "ended", WAIT))[-1]
         assert ended["decision"] == "finish" and ended["reason"] == "command"
         await client.wait_for(lambda e: e.type == "finished", WAIT)
+
+        # A command left retained on the broker (`mosquitto_pub -r`) is a
+        # command to the bridge connected when it comes, never again: a
+        # bridge that connects later (or reconnects) does not carry it out.
+        watcher.publish(f"{ROOT}/back/enable/set", "OFF", retain=True)
+        await asyncio.to_thread(watcher.wait, f"{ROOT}/back/enabled", "OFF")
+        watcher.publish(f"{ROOT}/back/enable/set", "ON")
+        await asyncio.to_thread(watcher.wait, f"{ROOT}/back/enabled", "ON")
+        later = bridges(*bridge_arguments(daemon, broker))
+        await asyncio.to_thread(later.wait_log, "a retained command, not carried out")
+        back = next(t for t in (await client.state())["transitions"] if t["name"] == "back")
+        assert back.get("enabled", True) is True
+        later.stop()
+        watcher.publish(f"{ROOT}/back/enable/set", "", retain=True)     # the broker forgets it
 
     # A payload the bridge cannot read, and a transition the daemon lacks:
     # an error message and a log line, and the bridge carries on.

@@ -138,12 +138,21 @@ def parse_options(argv: Optional[Sequence[str]] = None,
             parser.error(f"MQTT_PORT is not a port number: {text!r}")
     if not 0 < arguments.port < 65536:
         parser.error(f"not a port number: {arguments.port}")
-    if arguments.state_interval <= 0 or arguments.min_interval < 0 or not math.isfinite(arguments.state_interval):
-        parser.error("--state-interval must be above 0 and --min-interval at least 0")
+    if not (math.isfinite(arguments.state_interval) and arguments.state_interval > 0
+            and math.isfinite(arguments.min_interval) and arguments.min_interval >= 0):
+        parser.error("--state-interval must be a number above 0 and --min-interval one at least 0")
+    if not 5 <= arguments.keepalive <= 65535:
+        parser.error(f"--keepalive must be from 5 to 65535 seconds, not {arguments.keepalive}")
+    if arguments.tls_ca and not arguments.tls:
+        parser.error("--tls-ca needs --tls")
+    if arguments.tls_ca and not os.path.isfile(arguments.tls_ca):
+        parser.error(f"--tls-ca {arguments.tls_ca}: no such file")
     try:
         password = _password(arguments.password_file, env)
     except OSError as error:
         parser.error(f"cannot read the password file: {error}")
+    if password and not arguments.username:
+        parser.error("a password needs a user name (--username or $MQTT_USERNAME)")
     return Options(arguments, password)
 
 
@@ -178,7 +187,7 @@ class Broker:
     def __init__(self, options: Options, client_id: str, will_topic: str,
                  loop: asyncio.AbstractEventLoop,
                  on_connected: Callable[[], None], on_lost: Callable[[str], None],
-                 on_message: Callable[[str, bytes], None], on_refused: Callable[[str, bool], None]):
+                 on_message: Callable[[str, bytes, bool], None], on_refused: Callable[[str, bool], None]):
         assert paho is not None
         self.options = options
         self.connected = False
@@ -266,17 +275,20 @@ class Broker:
             self._on_lost(reason)
 
     def _connect_failed(self, client: Any, userdata: Any) -> None:
+        # paho calls this inside its `except OSError:`: the error is the one
+        # being handled, and says why (refused, unreachable, a certificate).
+        error = sys.exc_info()[1]
         self._failures += 1
-        failures = self._failures
-        self._hand(self._on_lost_attempt, failures)
+        self._hand(self._on_lost_attempt, self._failures, _reason(error))
 
-    def _on_lost_attempt(self, failures: int) -> None:
+    def _on_lost_attempt(self, failures: int, reason: str) -> None:
         # Once, then now and then: a broker down for an hour is not 400 lines.
         if failures == 1 or failures % 20 == 0:
-            log.warning("cannot reach the broker %s (attempt %d); retrying", self.options.broker_name, failures)
+            log.warning("cannot reach the broker %s (attempt %d): %s; retrying",
+                        self.options.broker_name, failures, reason)
 
     def _message(self, client: Any, userdata: Any, message: Any) -> None:
-        self._hand(self._on_message, message.topic, bytes(message.payload))
+        self._hand(self._on_message, message.topic, bytes(message.payload), bool(message.retain))
 
 
 # MARK: Retained values, rate-limited
@@ -562,7 +574,7 @@ class Bridge:
 
     # MARK: Commands
 
-    def _command_in(self, topic: str, payload: bytes) -> None:
+    def _command_in(self, topic: str, payload: bytes, retained: bool = False) -> None:
         if not topic.startswith(self.root + "/"):
             return
         levels = topic[len(self.root) + 1:].split("/")
@@ -576,6 +588,12 @@ class Bridge:
                 self.outbox.resend(topic)
             return
         if len(levels) != 3 or levels[2] != "set" or levels[1] not in ("enable", "run"):
+            return
+        if retained:
+            # A command left retained on the broker (`mosquitto_pub -r`, a
+            # flow) would run again at every connection: commands are
+            # what happens now, never a state to restore.
+            log.warning("%s: a retained command, not carried out (publish commands without retain)", topic)
             return
         task = asyncio.get_running_loop().create_task(self._command(levels[0], levels[1], text))
         self._tasks.add(task)
@@ -606,6 +624,7 @@ class Bridge:
             self._set(transition, "enabled", "ON" if command["enabled"] else "OFF", limit=False)
 
     def _refuse(self, transition: str, what: str, code: str, message: str) -> None:
+        message = _shortened(message)
         log.error("%s/%s refused: %s: %s", transition, what, code, message)
         if self.broker is not None:
             self.broker.publish(self._topic("error"), json.dumps(
@@ -686,6 +705,23 @@ class Bridge:
                                            "json_attributes_topic": self._topic("panels"),
                                            "entity_category": "diagnostic"})
         return messages
+
+
+def _reason(error: Optional[BaseException]) -> str:
+    """Why a connection failed, in a few words; a certificate the broker's
+    name or CA does not vouch for is named as such (it will not pass by
+    retrying, unlike a broker that is down)."""
+    if error is None:
+        return "no reason given"
+    import ssl
+    if isinstance(error, ssl.SSLCertVerificationError):
+        return f"its TLS certificate is not trusted ({error.verify_message}; see --tls-ca)"
+    return str(error) or type(error).__name__
+
+
+def _shortened(text: str, limit: int = 120) -> str:
+    """A payload quoted in a log line or on the error topic: at most ``limit`` characters."""
+    return text if len(text) <= limit else text[:limit] + f"… ({len(text)} characters)"
 
 
 def _command_for(transition: str, what: str, text: str) -> Dict[str, Any]:
