@@ -22,14 +22,18 @@ public final class DaemonProcess: @unchecked Sendable {
     public init(_ arguments: [String], socket: String? = nil, environment: [String: String]? = nil,
                 launcher: [String]? = nil) throws {
         self.socket = socket
+        let overrides = Sanitizer.childEnvironment.merging(environment ?? [:]) { $1 }
         if let launcher, let program = launcher.first {
             process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = Array(launcher.dropFirst()) + [ProjectPaths.binary] + arguments
+            // systemd-socket-activate gives the program it launches only the
+            // environment it is told (as systemd does): the sanitizers'
+            // options (leak suppressions, where reports go) are told by name.
+            let passed = program.hasSuffix("/systemd-socket-activate") ? overrides.keys.sorted().map { "--setenv=" + $0 } : []
+            process.arguments = Array(launcher.dropFirst()) + passed + [ProjectPaths.binary] + arguments
         } else {
             process.executableURL = URL(fileURLWithPath: ProjectPaths.binary)
             process.arguments = arguments
         }
-        let overrides = Sanitizer.childEnvironment.merging(environment ?? [:]) { $1 }
         if !overrides.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(overrides) { $1 }
         }
