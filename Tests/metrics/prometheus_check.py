@@ -31,7 +31,7 @@ import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tier import CONFIG, ROOT, Tally, free_port, http_get, wait_for  # noqa: E402
+from tier import CONFIG, ROOT, Tally, free_port, http_get, show_logs, wait_for  # noqa: E402
 
 RECORDINGS = [os.path.join(ROOT, "Recordings", name) for name in (
     "back-drag-finish.events", "back-flick-back-cancel.events", "forward-edge-right-spring.events",
@@ -219,12 +219,7 @@ scrape_configs:
                 except subprocess.TimeoutExpired:
                     process.kill()
         if tally.failed:
-            for name in ("daemon.log", "prometheus.log"):
-                path = os.path.join(work, name)
-                if os.path.exists(path):
-                    print(f"--- {name} (last lines)")
-                    with open(path) as f:
-                        print("".join(f.readlines()[-20:]), end="")
+            show_logs((name, os.path.join(work, name)) for name in ("daemon.log", "prometheus.log"))
         shutil.rmtree(work, ignore_errors=True)
 
 

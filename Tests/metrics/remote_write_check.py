@@ -44,7 +44,7 @@ import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tier import CONFIG, ROOT, Tally, free_port, http_get, wait_for  # noqa: E402
+from tier import CONFIG, ROOT, Tally, free_port, http_get, show_logs, wait_for  # noqa: E402
 
 CONTRIB = os.path.join(ROOT, "contrib", "prometheus")
 UNIT = os.path.join(ROOT, "systemd", "transitiond-prometheus-agent.service")
@@ -280,11 +280,7 @@ def main():
         for process in (agent, receiver, daemon):
             stop(process)
         if tally.failed:
-            for name, path in logs.items():
-                if os.path.exists(path) and os.path.getsize(path):
-                    print(f"--- {name} (last lines)")
-                    with open(path) as f:
-                        print("".join(f.readlines()[-20:]), end="")
+            show_logs(logs.items())
         shutil.rmtree(work, ignore_errors=True)
 
 

@@ -56,3 +56,13 @@ def wait_for(what, predicate, timeout, interval=0.2):
             last_error = error
         time.sleep(interval)
     raise TimeoutError(f"{what}: not within {timeout} s" + (f" (last: {last_error})" if last_error else ""))
+
+
+def show_logs(paths):
+    """The last lines of each log that has any, after a failure: what the
+    servers said is usually why."""
+    for name, path in paths:
+        if os.path.exists(path) and os.path.getsize(path):
+            print(f"--- {name} (last lines)")
+            with open(path) as f:
+                print("".join(f.readlines()[-20:]), end="")

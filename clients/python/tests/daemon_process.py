@@ -180,13 +180,7 @@ class Daemon:
 
     def stop(self) -> None:
         """SIGTERM, then SIGKILL if it has not exited in 10 s; reaps it."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+        terminate(self.process)
         for thread in self._threads:
             thread.join(5)
 
@@ -250,3 +244,14 @@ class Launcher:
 def where(daemon: Daemon, transport: str) -> dict:
     """``connect`` arguments for a daemon over a transport."""
     return {"url": daemon.url} if transport == "websocket" else {"path": daemon.socket}
+
+
+def terminate(process: subprocess.Popen) -> None:
+    """SIGTERM, then SIGKILL if it has not exited in 10 s; reaps it."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)

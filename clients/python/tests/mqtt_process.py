@@ -5,7 +5,6 @@ tests. Every wait is bounded."""
 
 import os
 import pwd
-import signal
 import socket
 import subprocess
 import sys
@@ -17,7 +16,7 @@ from typing import Dict, List, Optional, Tuple
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
-from daemon_process import ROOT, free_port, wait_until
+from daemon_process import ROOT, free_port, terminate, wait_until
 
 MOSQUITTO = "/usr/sbin/mosquitto"
 MOSQUITTO_PASSWD = "/usr/bin/mosquitto_passwd"
@@ -95,13 +94,8 @@ class Mosquitto:
         return self
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+        if self.process is not None:
+            terminate(self.process)
         if self.output is not None:
             self.output.join()
 
@@ -196,13 +190,7 @@ class Bridge:
         return self.process.wait(timeout)
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+        terminate(self.process)
         self.output.join()
 
 

@@ -92,12 +92,12 @@ def test_names_and_payloads():
     assert object_id("lobby-3.hall") == "lobby-3_hall"
     assert _command_for("back", "enable", "off") == {"cmd": "enable", "transition": "back", "enabled": False}
     assert _command_for("back", "enable", "ON")["enabled"] is True
-    assert _command_for("back", "run", "") == {"cmd": "run", "transition": "back", "to": "finish"}
+    assert _command_for("back", "run", "finish") == {"cmd": "run", "transition": "back", "to": "finish"}
     assert _command_for("back", "run", "PRESS")["to"] == "finish"
     assert _command_for("back", "run", "cancel")["to"] == "cancel"
     assert _command_for("c", "run", "0.5") == {"cmd": "run", "transition": "c", "to": 0.5}
     assert _command_for("c", "run", "#2") == {"cmd": "run", "transition": "c", "index": 2}
-    for bad in (("enable", "maybe"), ("run", "sideways"), ("run", "nan")):
+    for bad in (("enable", "maybe"), ("run", "sideways"), ("run", "nan"), ("run", "")):
         with pytest.raises(ValueError):
             _command_for("back", *bad)
     # What would only fail later, or never say why, is refused at the start.

@@ -589,6 +589,10 @@ class Bridge:
             return
         if len(levels) != 3 or levels[2] != "set" or levels[1] not in ("enable", "run"):
             return
+        if not text:
+            # An empty message is how a retained one is cleared from the
+            # broker (`mosquitto_pub -r -n`): never a command.
+            return
         if retained:
             # A command left retained on the broker (`mosquitto_pub -r`, a
             # flow) would run again at every connection: commands are
@@ -735,7 +739,7 @@ def _command_for(transition: str, what: str, text: str) -> Dict[str, Any]:
         raise ValueError(f"enable/set takes ON or OFF, not {text!r}")
     command: Dict[str, Any] = {"cmd": "run", "transition": transition}
     word = text.lower()
-    if word in ("", "finish", "press", "cancel"):
+    if word in ("finish", "press", "cancel"):
         command["to"] = "cancel" if word == "cancel" else "finish"
     elif re.fullmatch(r"#\d+", word):
         command["index"] = int(word[1:])
