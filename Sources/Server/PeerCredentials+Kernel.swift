@@ -5,6 +5,29 @@ import NIOCore
 import ServerCore
 
 extension PeerCredentials {
+    /// A Unix socket peer's supplementary groups: the kernel's
+    /// `SO_PEERGROUPS` (as they were when it connected; readable however
+    /// hardened the daemon's view of /proc is, as its unit's
+    /// `ProtectProc=invisible`), with `/proc/PID/status`'s for what that
+    /// cannot tell: gid 0, which reads like the option's zeroed padding, and
+    /// a peer in more than `KernelPeerGroups.capacity` groups.
+    static func groups(of channel: Channel, pid: Int32) -> [UInt32] {
+        Array(Set(kernelGroups(of: channel) ?? []).union(supplementaryGroups(of: pid))).sorted()
+    }
+
+    /// `SO_PEERGROUPS`' nonzero groups; nil when the kernel could not say
+    /// (no such socket, or more groups than fit).
+    static func kernelGroups(of channel: Channel) -> [UInt32]? {
+        guard let provider = channel as? SocketOptionProvider else { return nil }
+        var groups: [UInt32]?
+        provider.unsafeGetSocketOption(level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(KernelPeerGroups.option))
+            .assumeIsolated()
+            .whenSuccess { (value: KernelPeerGroups.Storage) in
+                groups = (0..<KernelPeerGroups.capacity).map { value[$0] }.filter { $0 != 0 }
+            }
+        return groups
+    }
+
     /// The supplementary groups of a process, from `/proc/PID/status`
     /// (`Groups:`); empty if the process is gone or unreadable.
     public static func supplementaryGroups(of pid: Int32) -> [UInt32] {
@@ -22,6 +45,15 @@ extension PeerCredentials {
         }
         return []
     }
+}
+
+/// `getsockopt(SO_PEERGROUPS)`'s answer: the peer's groups, as many as
+/// fit (NIO zeroes the rest; the kernel lists them in ascending order).
+enum KernelPeerGroups {
+    typealias Storage = SIMD64<UInt32>
+    static let capacity = 64
+    /// `SO_PEERGROUPS` on Linux.
+    static let option: CInt = 59
 }
 
 /// `struct ucred` as `getsockopt(SO_PEERCRED)` fills it (Glibc's module

@@ -136,7 +136,7 @@ extension TransitionServer {
             connections[id] = ClientConnection(id: id)
             admitted(id)
             let peer = kernel.map {
-                PeerCredentials(pid: $0.pid, uid: $0.uid, gid: $0.gid, groups: PeerCredentials.supplementaryGroups(of: $0.pid))
+                PeerCredentials(pid: $0.pid, uid: $0.uid, gid: $0.gid, groups: PeerCredentials.groups(of: channel, pid: $0.pid))
             }
             clientActive(id, channel: channel, peer: peer)
         }

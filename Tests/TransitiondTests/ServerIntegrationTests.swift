@@ -421,6 +421,24 @@ struct ServerIntegrationTests {
         #expect(daemon2.waitForExit() == 0)
     }
 
+    /// `allow_groups` admits a client by a supplementary group as well as by
+    /// its primary one (the kernel's `SO_PEERGROUPS`).
+    @Test(Tools.needed("socat", "setpriv")) func aSupplementaryGroupInAllowGroupsMayCommand() throws {
+        let socket = temporarySocketPath()
+        let cfg = try config("socket_mode = \"0666\"\nallow_groups = [4243]")
+        let daemon = try DaemonProcess(["replay", "--socket", socket, "--hold", "--config", cfg,
+                                        "Recordings/back-flick-finish.events"], socket: socket)
+        try daemon.waitUntilListening()
+        let member = try runAs("nobody", groups: [4242, 4243], socket: socket,
+                               lines: ["{\"cmd\":\"enable\",\"transition\":\"overview\",\"enabled\":true}"])
+        #expect(member.contains { typeOf($0) == "ok" }, "\(member)")
+        let outsider = try runAs("nobody", groups: [4242, 4244], socket: socket,
+                                 lines: ["{\"cmd\":\"enable\",\"transition\":\"overview\",\"enabled\":true}"])
+        #expect(outsider.contains { object($0)["code"] as? String == "forbidden" }, "\(outsider)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     /// A command while the replay waits for its clients animates at once
     /// (it used to stop at `ended` until the replay started), and the
     /// recording then starts where that left the time: it never goes back.
@@ -473,10 +491,18 @@ struct ServerIntegrationTests {
     /// Runs socat as another user, sending `lines` (commands), and returns
     /// what it read: stdin is closed once every command has its reply (`ok`,
     /// `pong` or `error`), and socat then reads on for its 2 s (`-t 2`).
-    func runAs(_ user: String, socket: String, lines: [String]) throws -> [String] {
+    /// `lines` sent as `user` (with `groups`: as nobody, in only these
+    /// supplementary groups), and what came back.
+    func runAs(_ user: String, groups: [UInt32]? = nil, socket: String, lines: [String]) throws -> [String] {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
-        p.arguments = ["-u", user, "--", "socat", "-t", "2", "-", "UNIX-CONNECT:\(socket)"]
+        let client = ["socat", "-t", "2", "-", "UNIX-CONNECT:\(socket)"]
+        if let groups {
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            p.arguments = ["--reuid=65534", "--regid=65534", "--groups=" + groups.map(String.init).joined(separator: ","), "--"] + client
+        } else {
+            p.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
+            p.arguments = ["-u", user, "--"] + client
+        }
         let input = Pipe(), output = Pipe()
         p.standardInput = input
         p.standardOutput = output
