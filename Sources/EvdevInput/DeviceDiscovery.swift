@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemSupport
 import Engine
 
 /// One evdev node in the input directory, with the stable links udev made
@@ -118,16 +119,5 @@ public struct DeviceDiscovery: Sendable {
 
     /// The names in a directory (without `.` and `..`), nil if it cannot be
     /// read (errno tells why).
-    static func entries(of directory: String) -> [String]? {
-        guard let dir = opendir(directory) else { return nil }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
-    }
+    static func entries(of directory: String) -> [String]? { FolderNames.names(in: directory) }
 }

@@ -212,13 +212,9 @@ final class MisfireSpool: @unchecked Sendable {
 
     /// The spool's files now: name and size (regular files only, symlinks not followed).
     private func listing(_ directory: CInt) -> (spooled: [(name: String, bytes: Int)], partial: [String]) {
-        let copy = dup(directory)
-        guard copy >= 0, let stream = fdopendir(copy) else { return ([], []) }
-        defer { closedir(stream) }
         var files: [(name: String, bytes: Int)] = []
         var partial: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        for name in FolderNames.names(inOpenFolder: directory) ?? [] {
             if MisfireSpoolPlan.isPartial(name) { partial.append(name) }
             guard MisfireSpoolPlan.isSpooled(name) else { continue }
             var info = stat()

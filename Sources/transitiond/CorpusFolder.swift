@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemSupport
 
 /// The recordings of a folder for `verify --corpus`: every regular file (or
 /// link to one) whose name ends in a recording's extension, in the folder
@@ -36,18 +37,10 @@ struct CorpusFolder {
     }
 
     private mutating func walk(_ folder: String) throws {
-        guard let directory = opendir(folder) else {
+        guard let all = FolderNames.names(in: folder) else {
             throw Failure(.noInput, "\(folder): cannot read the folder: \(String(cString: strerror(errno)))")
         }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if !name.hasPrefix(".") { names.append(name) }
-        }
-        for name in names {
+        for name in all where !name.hasPrefix(".") {
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
             var own = stat(), target = stat()
             guard lstat(path, &own) == 0 else { continue }  // gone since it was listed

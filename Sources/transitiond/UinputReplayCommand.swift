@@ -136,13 +136,8 @@ struct UinputReplayCommand: ParsableCommand {
 
     /// `/dev/input/eventN` from the device's sysfs directory.
     static func node(under syspath: String?) -> String? {
-        guard let syspath, let dir = opendir(syspath) else { return nil }
-        defer { closedir(dir) }
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            if DeviceDiscovery.eventNumber(name) != nil { return "/dev/input/" + name }
-        }
-        return nil
+        guard let syspath, let names = FolderNames.names(in: syspath) else { return nil }
+        return names.first { DeviceDiscovery.eventNumber($0) != nil }.map { "/dev/input/" + $0 }
     }
 
     static func waitForLine() {

@@ -252,11 +252,17 @@ struct MisfireSpoolTests {
         chmod(own, 0o700)
         let stale = own + "/" + MisfireSpoolPlan.partial("20261107T030405Z-late-cancel-back.events")
         FileManager.default.createFile(atPath: stale, contents: Array("half".utf8).withUnsafeBytes { Data($0) })
-        let (h, kept) = run(events, description, folder: own)
+        // And two older misfires: at most two are kept, so the oldest goes at
+        // once (the sweep and the trim each read the folder from its start).
+        for old in ["20200101T000000Z-late-cancel-back.events", "20200102T000000Z-late-cancel-back.events"] {
+            FileManager.default.createFile(atPath: own + "/" + old, contents: Data("old".utf8))
+        }
+        let (h, kept) = run(events, description, folder: own, maxFiles: 2)
         #expect(h.waitUntilIdle())
         #expect(waitUntil(timeout: 10) { kept.withLock { $0 } == 1 })
         h.shutdown()
-        let left = try FileManager.default.contentsOfDirectory(atPath: own)
-        #expect(left.count == 1 && left.allSatisfy(MisfireSpoolPlan.isSpooled), "\(left)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: own).sorted()
+        #expect(left.count == 2 && left.allSatisfy(MisfireSpoolPlan.isSpooled), "\(left)")
+        #expect(left.first == "20200102T000000Z-late-cancel-back.events", "\(left)")
     }
 }
