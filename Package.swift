@@ -129,6 +129,13 @@ let package = Package(
         .executableTarget(name: "bench-live-path", dependencies: ["Inputs", "Replay", "Recordings", "TouchFilter", "Engine"],
                           path: "bench/LivePath"),
         // The config reader's time per byte on documents of several shapes and sizes (bench/TOMLRead).
+        // The live path on the host, no touchscreen: CPU and (under callgrind) instructions per event (bench/LiveRun).
+        .executableTarget(name: "bench-live-run", dependencies: ["Inputs", "EvdevInput", "Recordings", "Server", "ServerCore",
+                                                                  "SystemSupport", "TransitionConfig", "Engine",
+                                                                  .product(name: "Logging", package: "swift-log"),
+                                                                  .product(name: "NIOCore", package: "swift-nio"),
+                                                                  .product(name: "NIOPosix", package: "swift-nio")],
+                          path: "bench/LiveRun"),
         .executableTarget(name: "bench-toml-read", dependencies: ["TransitionConfig"], path: "bench/TOMLRead"),
         // The Swift client example of docs/examples (built with the package, so it keeps compiling).
         .executableTarget(name: "stream-client-example", dependencies: ["StreamClient"], path: "docs/examples/swift"),
