@@ -14,6 +14,16 @@ import PackageDescription
 /// The release link's function order (see the `transitiond` target).
 let linkOrderFile = Context.packageDirectory + "/Sources/transitiond/LinkOrder/startup.order"
 
+/// The release build of the daemon's own modules without the run-time
+/// exclusivity checks: `swift_beginAccess` on every class property a hot
+/// path touches was a fifth of the live path's instructions per event
+/// (bench/live-callgrind.sh). Debug builds, which every test runs, keep
+/// them, so a violation is still caught there. Not on the targets of the
+/// StreamClient library (a package depending on it may not use unsafe flags).
+let daemonSwiftSettings: [SwiftSetting] = [
+    .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
+]
+
 let package = Package(
     name: "transitiond",
     products: [
@@ -31,22 +41,22 @@ let package = Package(
     ],
     targets: [
         // Pure: touch frames → gestures → transitions → events. Standard library only.
-        .target(name: "Engine"),
+        .target(name: "Engine", swiftSettings: daemonSwiftSettings),
         // evemu and `libinput record` readers, evemu writer.
-        .target(name: "Recordings", dependencies: ["Engine"]),
+        .target(name: "Recordings", dependencies: ["Engine"], swiftSettings: daemonSwiftSettings),
         // TOML config → engine configuration, with file:line errors.
-        .target(name: "TransitionConfig", dependencies: ["Engine", "TouchFilter"]),
+        .target(name: "TransitionConfig", dependencies: ["Engine", "TouchFilter"], swiftSettings: daemonSwiftSettings),
         // The engine's events and snapshots as the wire's messages (design "Events"): the mapping.
-        .target(name: "EventStream", dependencies: ["Engine", "WireProtocol"]),
+        .target(name: "EventStream", dependencies: ["Engine", "WireProtocol"], swiftSettings: daemonSwiftSettings),
         // Plays recordings through the engine, one step at a time (no clock).
-        .target(name: "Replay", dependencies: ["Engine"]),
+        .target(name: "Replay", dependencies: ["Engine"], swiftSettings: daemonSwiftSettings),
         // What the daemon needs of the system outside an event loop: CLOCK_MONOTONIC as a Swift
         // Clock, a manual clock, the pacing rule; native threads, the pipe that wakes them,
         // signals, the lock.
         .target(name: "SystemSupport"),
         // The service manager's protocols without libsystemd: socket activation, sd_notify and
         // the watchdog, journald's log form.
-        .target(name: "ServiceManager", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(name: "ServiceManager", dependencies: [.product(name: "Logging", package: "swift-log")], swiftSettings: daemonSwiftSettings),
         // Strict JSON reading for the wire (commands, events). Standard library only.
         .target(name: "WireFormat"),
         // The protocol (docs/protocol.md) as types: every message and command, their encoder and decoder.
@@ -56,7 +66,7 @@ let package = Package(
         .target(name: "StreamClient", dependencies: ["SystemSupport", "WireProtocol"]),
         // What the server and the rest of the daemon exchange: the engine host's protocol (commands
         // in, events out, its status), and the counts that metrics read. No I/O.
-        .target(name: "ServerPorts", dependencies: ["Engine", "WireProtocol"]),
+        .target(name: "ServerPorts", dependencies: ["Engine", "WireProtocol"], swiftSettings: daemonSwiftSettings),
         // The socket server's rules, with no sockets: `ServerStateMachine` (clients, commands,
         // back-pressure, access, reloads, shutdown), each client's outbox, the line framer, the
         // access policy, the refusal log's rate limit, the daemon's reply lines.
@@ -64,7 +74,7 @@ let package = Package(
             "Engine", "EventStream", "WireProtocol", "ServerPorts",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
-        ]),
+        ], swiftSettings: daemonSwiftSettings),
         // The socket server run: the executor on one event loop and its transports (the Unix
         // socket, the WebSocket listener with its HTTP side and bundled pages, the metrics
         // listener), with what they ask of the kernel (peer credentials, socket files).
@@ -78,16 +88,16 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], resources: [
             .embedInCode("index.html"), .embedInCode("transitiond.js"), .embedInCode("transitiond.d.ts"),
-        ]),
+        ], swiftSettings: daemonSwiftSettings),
         // libevdev (apt libevdev-dev) as a C module: devices, reading, uinput.
         .systemLibrary(name: "CLibevdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         // SVG plots of what a replay did (progress, velocity, thresholds, releases). Standard library only.
-        .target(name: "ReplayPlot"),
+        .target(name: "ReplayPlot", swiftSettings: daemonSwiftSettings),
         // The touch filter: which touches of a grabbed panel the UI gets, as a well-formed
         // multitouch stream for its uinput clone. Pure: no I/O, no clock.
-        .target(name: "TouchFilter", dependencies: ["Engine"]),
+        .target(name: "TouchFilter", dependencies: ["Engine"], swiftSettings: daemonSwiftSettings),
         // Live input: discover, open, describe, grab and read evdev devices; uinput devices.
-        .target(name: "EvdevInput", dependencies: ["CLibevdev", "SystemSupport", "Engine"]),
+        .target(name: "EvdevInput", dependencies: ["CLibevdev", "SystemSupport", "Engine"], swiftSettings: daemonSwiftSettings),
         // The engine's hosts on the server's loop: engine time on an event loop (`EngineDriver`,
         // one driver for both), the replay's host, and live input's (`LiveInputMachine`, the rules,
         // and `DeviceHost`, its executor; the flight recorder, the uinput copies).
@@ -97,14 +107,14 @@ let package = Package(
             "WireProtocol",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
-        ]),
+        ], swiftSettings: daemonSwiftSettings),
         // Prometheus metrics (swift-metrics with the swift-prometheus backend): the server's, the
         // host's and the engine's counts, published at each scrape.
         .target(name: "DaemonMetrics", dependencies: [
             "Engine", "ServerPorts", "WireProtocol",
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
-        ]),
+        ], swiftSettings: daemonSwiftSettings),
         .executableTarget(name: "transitiond", dependencies: [
             "Engine", "Recordings", "TransitionConfig", "EventStream", "Replay", "ServerCore", "Server", "ServerPorts",
             "StreamClient", "EvdevInput", "Inputs", "SystemSupport", "WireProtocol",
@@ -113,7 +123,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
-        ], exclude: ["LinkOrder"], linkerSettings: [
+        ], exclude: ["LinkOrder"], swiftSettings: daemonSwiftSettings, linkerSettings: [
             // The release binary as a kiosk board holds it (docs/benchmarks.md, "Footprint"): the
             // toolchain's lld packs the relative relocations (DT_RELR, glibc 2.36) so the loader no
             // longer reads 1.3 MB of them at start, folds identical functions, exports no symbols

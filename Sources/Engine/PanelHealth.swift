@@ -16,7 +16,8 @@
 /// linearly between the sorted intervals.
 ///
 /// Judged once `Settings.minimumSamples` intervals are in the window, and
-/// then every `judgeEvery`-th interval (a judgement sorts the window): the
+/// then every `judgeEvery`-th interval (the window is also kept sorted, an
+/// insertion and a removal per interval, so a judgement sorts nothing): the
 /// panel is `degraded` when the median rate is below `minReportRate`, and
 /// healthy again when it reaches `minReportRate × Settings.recovery` (a
 /// panel near the limit does not flap). `frame` says when that changes, so
@@ -88,8 +89,10 @@ public struct PanelHealth: Sendable, Equatable {
     /// The window: a ring of the last intervals (seconds), oldest at `next` once full.
     private var intervals: [Double] = []
     private var next = 0
+    /// The same intervals, ascending.
+    private var sorted: [Double] = []
     /// Intervals added since the last judgement: the live path judges every
-    /// `judgeEvery`-th, not on every frame (a judgement sorts the window).
+    /// `judgeEvery`-th, not on every frame.
     private var sinceJudged = 0
     static let judgeEvery = 8
     /// The last frame's contacts (to see which moved), and the time of the
@@ -104,6 +107,7 @@ public struct PanelHealth: Sendable, Equatable {
     public init(settings: Settings = Settings()) {
         self.settings = settings
         intervals.reserveCapacity(settings.window)
+        sorted.reserveCapacity(settings.window)
     }
 
     // MARK: Inputs
@@ -153,6 +157,7 @@ public struct PanelHealth: Sendable, Equatable {
         let window = intervals.count == settings.window ? intervals : Array(ordered.suffix(settings.window))
         self.settings = settings
         intervals = window
+        sorted = window.sorted()
         next = 0
         return judge()
     }
@@ -160,8 +165,7 @@ public struct PanelHealth: Sendable, Equatable {
     // MARK: What it says
 
     public var report: Report {
-        let sorted = ordered.sorted()
-        return Report(samples: sorted.count,
+        Report(samples: sorted.count,
                       medianRate: Self.percentile(sorted, 0.5).map { 1 / $0 },
                       p5Rate: Self.percentile(sorted, 0.95).map { 1 / $0 },
                       jitterMilliseconds: Self.percentile(sorted, 0.75).flatMap { high in
@@ -181,9 +185,21 @@ public struct PanelHealth: Sendable, Equatable {
         if intervals.count < settings.window {
             intervals.append(interval)
         } else {
+            sorted.remove(at: Self.firstIndex(notBelow: intervals[next], in: sorted))
             intervals[next] = interval
             next = (next + 1) % settings.window
         }
+        sorted.insert(interval, at: Self.firstIndex(notBelow: interval, in: sorted))
+    }
+
+    /// Where `value` goes in ascending `values` (its first place when it is there).
+    private static func firstIndex(notBelow value: Double, in values: [Double]) -> Int {
+        var low = 0, high = values.count
+        while low < high {
+            let middle = (low + high) / 2
+            if values[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     private mutating func judge() -> Change {

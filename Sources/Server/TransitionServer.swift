@@ -315,7 +315,9 @@ public final class TransitionServer: @unchecked Sendable {
     /// Events the host made on its own (input, animation frames), to every
     /// client that wants them.
     private func engineEmitted(_ events: [TransitionEvent]) {
-        guard !events.isEmpty else { return }
+        // With no client the lines would be dropped unread: not made at all
+        // (a kiosk's daemon runs without one while its UI starts or restarts).
+        guard !events.isEmpty, machine.hasClients else { return }
         let lines = events.map(encodeLine)
         if metrics != nil, !performing { latencyStart = host.emittingInputTime }
         if metrics != nil, let input = host.emittingInputTime {

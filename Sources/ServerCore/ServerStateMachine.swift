@@ -251,6 +251,9 @@ public struct ServerStateMachine: Sendable {
     // MARK: What it holds
 
     /// Clients that hold a slot (setting up or open).
+    /// Whether anyone may be sent the engine's events: without a client the
+    /// server does not encode them (`engineEvents` would drop them unread).
+    public var hasClients: Bool { !clients.isEmpty }
     public var clientCount: Int { clients.reduce(0) { $0 + ($1.phase == .closing ? 0 : 1) } }
     /// Clients known at all (closing ones included).
     public var knownClients: Int { clients.count }
