@@ -109,6 +109,12 @@ public final class EvdevSource: InputSource, @unchecked Sendable {
         queue.push(reports)
     }
 
+    /// One report: a device's read, at every wake-up (no array made for it).
+    @discardableResult
+    func push(_ report: InputReport) -> Bool {
+        queue.push(report)
+    }
+
     /// Whether the thread must not read the device now.
     var isPaused: Bool { queue.isPaused }
 }

@@ -13,7 +13,12 @@ final class InputWorker {
     let discovery: DeviceDiscovery
 
     /// The attached devices, by source (see `AttachedDevice.source`).
-    var devices: [Int: EvdevDevice] = [:]
+    var devices: [Int: EvdevDevice] = [:] {
+        didSet { polled = devices.sorted(by: { $0.key < $1.key }).map { ($0.key, $0.value.fd) } }
+    }
+    /// Each attached device's source and descriptor, by source: what the
+    /// loop polls, made when the devices change rather than at every wake-up.
+    private var polled: [(source: Int, fd: Int32)] = []
     /// The text of the last `waiting` report (nil while a device is attached).
     var waitingText: String?
     /// Per wanted path not attached: why (logged when it changes).
@@ -39,16 +44,16 @@ final class InputWorker {
         setUpWatches()
         attemptAttach()
         var fds: [pollfd] = []
-        var polled: [Int] = []
+        var reading: [Int] = []
         while !source.stopping.load(ordering: .acquiring) {
             fds.removeAll(keepingCapacity: true)
-            polled.removeAll(keepingCapacity: true)
+            reading.removeAll(keepingCapacity: true)
             fds.append(pollfd(fd: source.wake.readFD, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: watcher.fd, events: Int16(POLLIN), revents: 0))
             if !source.isPaused {
-                for (index, device) in devices.sorted(by: { $0.key < $1.key }) {
+                for device in polled {
                     fds.append(pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0))
-                    polled.append(index)
+                    reading.append(device.source)
                 }
             }
             let rc = poll(&fds, nfds_t(fds.count), timeoutMilliseconds())
@@ -58,7 +63,7 @@ final class InputWorker {
             }
             if fds[0].revents != 0 { source.wake.drain() }
             if source.stopping.load(ordering: .acquiring) { break }
-            for (k, index) in polled.enumerated() where fds[k + 2].revents != 0 {
+            for (k, index) in reading.enumerated() where fds[k + 2].revents != 0 {
                 readDevice(index, fds[k + 2].revents)
             }
             if fds[1].revents != 0 { handle(watcher.readChanges()) }
@@ -83,7 +88,7 @@ final class InputWorker {
             var events: [InputEvent] = []
             events.reserveCapacity(256)
             let result = device.readAvailable(into: &events, limit: options.readChunk)
-            if !events.isEmpty { source.push([.events(events, source: index)]) }
+            if !events.isEmpty { source.push(.events(events, source: index)) }
             if case .lost(let error) = result {
                 lose(index, reason: error.kind == .gone ? "the device was removed" : error.message)
             }

@@ -15,6 +15,11 @@ public final class ReportQueue: @unchecked Sendable {
         /// `ready` was called and `take` has not run since.
         var announced = false
         var paused = false
+
+        mutating func add(_ report: InputReport) {
+            if case .events(let events, _) = report { pendingEvents += events.count }
+            reports.append(report)
+        }
     }
 
     private let state = Locked(State())
@@ -45,12 +50,22 @@ public final class ReportQueue: @unchecked Sendable {
     @discardableResult
     public func push(_ reports: [InputReport]) -> Bool {
         guard !reports.isEmpty else { return false }
+        return enqueue { q in
+            for report in reports { q.add(report) }
+        }
+    }
+
+    /// Queues one report, as `push(_:)` of a list does: a device's read, at
+    /// every wake-up, with no list made for it.
+    @discardableResult
+    public func push(_ report: InputReport) -> Bool {
+        enqueue { $0.add(report) }
+    }
+
+    private func enqueue(_ add: (inout State) -> Void) -> Bool {
         let limit = maximumPending
         let (announce, pause) = state.withLock { q -> (Bool, Bool) in
-            for report in reports {
-                if case .events(let events, _) = report { q.pendingEvents += events.count }
-                q.reports.append(report)
-            }
+            add(&q)
             let announce = !q.announced
             q.announced = true
             if q.pendingEvents >= limit { q.paused = true }

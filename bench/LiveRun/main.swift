@@ -61,8 +61,9 @@ let eventCount = frames.reduce(0) { $0 + $1.count }
 
 var folder = Array("/tmp/bench-live-run-XXXXXX".utf8CString)
 guard mkdtemp(&folder) != nil else { fatalError("mkdtemp") }
-let socketPath = String(cString: folder) + "/s"
-defer { unlink(socketPath); rmdir(String(cString: folder)) }
+let folderPath = String(decoding: folder.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+let socketPath = folderPath + "/s"
+defer { unlink(socketPath); rmdir(folderPath) }
 
 let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 let loop = group.next()
