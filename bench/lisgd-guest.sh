@@ -144,6 +144,15 @@ run() {
   sleep 1  # the last swipe's completion animation (0.4 s at most) ends
   after=$(sample "$pid")
   [ -z "$sub_pid" ] || sub_after=$(sample "$sub_pid")
+  if [ -z "$before" ] || [ -z "$after" ] || { [ -n "$sub_pid" ] && { [ -z "$sub_before" ] || [ -z "$sub_after" ]; }; }; then
+    info "$name round $round: a process under test ended before its last reading"
+    show "$name" "$W/daemon.log"; [ -z "$sub_pid" ] || show subscriber "$W/subscriber.err"
+    stop "$sub_pid" "$pid" "$dev_pid"; failed=$((failed + 1)); return
+  fi
+  # The threads by name (comm), to tell what each is for: read with the
+  # readings, before the scrape below (which may start a worker thread).
+  local thread_names
+  thread_names=$(cat /proc/"$pid"/task/*/comm 2>/dev/null | tr ' ' '_' | paste -sd, -)
   # What was recognised, read after the CPU readings (a scrape costs CPU).
   local gestures sub_fields=""
   case $name in
@@ -159,9 +168,6 @@ run() {
   fi
   set -- $before; local cpu0=$1 sched0=$2 rss_idle=$3 child0=$6
   set -- $after
-  # The threads by name (comm), to tell what each is for.
-  local thread_names
-  thread_names=$(cat /proc/"$pid"/task/*/comm 2>/dev/null | tr ' ' '_' | paste -sd, -)
   echo "KTBENCH run name=$name round=$round events=$EVENT_COUNT swipes=$SWIPES cpu_us=$(($1 - cpu0)) sched_ns=$(($2 - sched0)) rss_idle_kb=$rss_idle rss_after_kb=$3 rss_peak_kb=$5 threads=$4 thread_names=$thread_names child_cpu_us=$(($6 - child0)) gestures=$gestures recording_s=$RECORDING_S play_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')$sub_fields" > "$out"
   if [ "$gestures" != "$SWIPES" ]; then
     show "$name" "$W/daemon.log" 10

@@ -7,8 +7,8 @@
 # the targets of the comparison as PASS/FAIL lines. See bench/README.md,
 # "lisgd comparison".
 #
-#   bench/lisgd.sh                   3 rounds of 100 swipes (about 15 minutes on 2 cores)
-#   QUICK=1 bench/lisgd.sh           1 round of 30 swipes (about 5 minutes)
+#   bench/lisgd.sh                   3 rounds of 100 swipes (about 11 minutes on 2 cores)
+#   QUICK=1 bench/lisgd.sh           1 round of 30 swipes (about 2 minutes)
 #   ROUNDS=5 SWIPES=200 bench/lisgd.sh
 #   TRANSITIOND=path bench/lisgd.sh  this release binary instead of building one
 #
@@ -123,6 +123,23 @@ def per_event(name, key):
     scale = 1e-3 if key.endswith("_ns") else 1.0
     return [float(r[key]) * scale / float(r["events"]) for r in runs.get(name, []) if key in r]
 
+def per_round(name, key):
+    """{round: µs per event} of name's runs."""
+    scale = 1e-3 if key.endswith("_ns") else 1.0
+    return {r["round"]: float(r[key]) * scale / float(r["events"]) for r in runs.get(name, []) if key in r}
+
+def ratio(name, key):
+    """name's figure over lisgd's, each round's run against the same round's
+    (measured minutes apart in the same guest, so a host's slow spell is in
+    both): the median and the range over the rounds."""
+    a = per_round(name, key)
+    b = per_round("lisgd", "sched_ns" if key.endswith("_ns") else "cpu_us")
+    rs = [a[k] / b[k] for k in a if k in b and b[k] > 0]
+    return (med(rs), min(rs), max(rs)) if rs else (float("nan"),) * 3
+
+def fmt_ratio(r):
+    return fmt(r[0]) + "x" if r[1] == r[2] else "%sx (%s–%s)" % (fmt(r[0]), fmt(r[1]), fmt(r[2]))
+
 def med(xs):
     return statistics.median(xs) if xs else float("nan")
 
@@ -134,9 +151,8 @@ events = int(next(iter(runs.values()))[0]["events"])
 print("## transitiond beside lisgd (%d round%s of %d swipes, %d events a run; commit %s)" % (
     rounds, "" if rounds == 1 else "s", swipes, events, commit))
 print()
-print("| daemon | CPU µs/event | × lisgd | schedstat µs/event | × lisgd | idle RSS MiB (min–max) | peak RSS MiB | threads | gestures / %d |" % swipes)
+print("| daemon | CPU µs/event | × lisgd (rounds) | schedstat µs/event | × lisgd (rounds) | idle RSS MiB (min–max) | peak RSS MiB | threads | gestures / %d |" % swipes)
 print("|---|---|---|---|---|---|---|---|---|")
-base_cpu, base_sched = med(per_event("lisgd", "cpu_us")), med(per_event("lisgd", "sched_ns"))
 for name in names:
     if name not in runs:
         print("| %s | (no run) | | | | | | | |" % name)
@@ -144,8 +160,8 @@ for name in names:
     cpu, sched = med(per_event(name, "cpu_us")), med(per_event(name, "sched_ns"))
     idle = values(name, "rss_idle_kb", 1 / 1024)
     print("| %s | %s | %s | %s | %s | %s (%s–%s) | %s | %s | %s |" % (
-        name, fmt(cpu), fmt(cpu / base_cpu) if name != "lisgd" else "1",
-        fmt(sched), fmt(sched / base_sched) if name != "lisgd" else "1",
+        name, fmt(cpu), fmt_ratio(ratio(name, "cpu_us")) if name != "lisgd" else "1x",
+        fmt(sched), fmt_ratio(ratio(name, "sched_ns")) if name != "lisgd" else "1x",
         fmt(med(idle)), fmt(min(idle)), fmt(max(idle)),
         fmt(med(values(name, "rss_peak_kb", 1 / 1024))),
         "%g" % med(values(name, "threads")),
@@ -154,7 +170,7 @@ sub = "transitiond+subscriber"
 if sub in runs:
     s_cpu, s_sched = med(per_event(sub, "sub_cpu_us")), med(per_event(sub, "sub_sched_ns"))
     print("| its subscriber (`subscribe --json`) | %s | %s | %s | %s | | %s | | %s finishes |" % (
-        fmt(s_cpu), fmt(s_cpu / base_cpu), fmt(s_sched), fmt(s_sched / base_sched),
+        fmt(s_cpu), fmt_ratio(ratio(sub, "sub_cpu_us")), fmt(s_sched), fmt_ratio(ratio(sub, "sub_sched_ns")),
         fmt(med(values(sub, "sub_rss_peak_kb", 1 / 1024))),
         " ".join("%d" % g for g in values(sub, "sub_finishes"))))
 print()
@@ -174,15 +190,15 @@ def verdict(ok, text):
     print("%s %s" % ("PASS" if ok else "FAIL", text))
 
 if "lisgd" in runs and "transitiond" in runs:
-    r = med(per_event("transitiond", "cpu_us")) / base_cpu
-    rs = med(per_event("transitiond", "sched_ns")) / base_sched
-    verdict(r <= 1.5, "transitiond (no client) CPU/event <= 1.5x lisgd's: %.2fx (schedstat %.2fx)" % (r, rs))
+    r, rs = ratio("transitiond", "cpu_us"), ratio("transitiond", "sched_ns")
+    verdict(r[0] <= 1.5, "transitiond (no client) CPU/event <= 1.5x lisgd's: %s (schedstat %s)" % (
+        fmt_ratio(r), fmt_ratio(rs)))
 if "lisgd" in runs and sub in runs:
-    r = med(per_event(sub, "cpu_us")) / base_cpu
-    rs = med(per_event(sub, "sched_ns")) / base_sched
-    both = (med(per_event(sub, "cpu_us")) + med(per_event(sub, "sub_cpu_us"))) / base_cpu
-    verdict(r <= 2.0, "transitiond with a subscriber CPU/event <= 2x lisgd's: %.2fx (schedstat %.2fx; "
-            "with the subscriber's own CPU %.2fx)" % (r, rs, both))
+    r, rs = ratio(sub, "cpu_us"), ratio(sub, "sched_ns")
+    for row in runs[sub]:
+        row["both_us"] = float(row["cpu_us"]) + float(row["sub_cpu_us"])
+    verdict(r[0] <= 2.0, "transitiond with a subscriber CPU/event <= 2x lisgd's: %s (schedstat %s; "
+            "with the subscriber's own CPU %s)" % (fmt_ratio(r), fmt_ratio(rs), fmt_ratio(ratio(sub, "both_us"))))
 for name in ("transitiond", sub):
     if name not in runs:
         continue
