@@ -93,6 +93,7 @@ insmod "$B/evdev.ko" 2>/dev/null; insmod "$B/uinput.ko" 2>/dev/null
 EVENT_COUNT=$(grep -c '^E:' "$EVENTS")
 SWIPES=$(grep -c 'ABS_MT_TRACKING_ID *-1$' "$EVENTS")
 RECORDING_S=$(awk '/^E:/ { t = $2 } END { printf "%.2f", t }' "$EVENTS")
+PLAY_LIMIT=$(awk -v t="$RECORDING_S" 'BEGIN { printf "%d", 3 * t + 60 }')
 info "rounds=$ROUNDS events=$EVENT_COUNT swipes=$SWIPES clk_tck=$CLK_TCK kernel=$(uname -r) cpus=$(nproc)"
 info "$(dpkg-query -W -f '${Package} ${Version}\n' lisgd evemu-tools libinput10 2>/dev/null | paste -sd,), transitiond $(transitiond --version 2>&1 | head -n 1)"
 
@@ -139,7 +140,10 @@ run() {
   before=$(sample "$pid")
   [ -z "$sub_pid" ] || sub_before=$(sample "$sub_pid")
   t0=$(cut -d' ' -f1 /proc/uptime)
-  evemu-play "$node" < "$EVENTS" > "$W/play.out" 2>&1
+  # Bounded: three times the recording's length and a minute (under TCG
+  # evemu-play runs some 30 % slow).
+  timeout -k 5 "$PLAY_LIMIT" evemu-play "$node" < "$EVENTS" > "$W/play.out" 2>&1 \
+    || info "$name round $round: evemu-play ended with status $? (124: stopped after $PLAY_LIMIT s)"
   t1=$(cut -d' ' -f1 /proc/uptime)
   sleep 1  # the last swipe's completion animation (0.4 s at most) ends
   after=$(sample "$pid")
