@@ -129,36 +129,10 @@ command -v swift >/dev/null 2>&1 || die "no Swift toolchain on PATH"
 
 # --------------------------------------------------------------- kernel
 
-# The newest installed kernel that has both modules; its ELF vmlinux and the
-# two modules (decompressed) are cached in .work/kernel-VERSION/.
-kernel_version=""
-for dir in $(ls -d /lib/modules/*/ | sort -V -r); do
-  v=$(basename "$dir")
-  [ -e "/boot/vmlinuz-$v" ] || continue
-  ls "$dir"kernel/drivers/input/misc/uinput.ko* >/dev/null 2>&1 || continue
-  ls "$dir"kernel/drivers/input/evdev.ko* >/dev/null 2>&1 || continue
-  kernel_version="$v"; break
-done
-kdir="$work/kernel-$kernel_version"
-stamp="$(stat -c '%s %Y' "/boot/vmlinuz-$kernel_version")"
-if [ ! -s "$kdir/vmlinux" ] || [ "$(cat "$kdir/stamp" 2>/dev/null)" != "$stamp" ]; then
-  say "extracting vmlinux from /boot/vmlinuz-$kernel_version"
-  rm -rf "$kdir"; mkdir -p "$kdir"
-  "$here/extract-vmlinux.sh" "/boot/vmlinuz-$kernel_version" "$kdir/vmlinux" \
-    || skip "could not extract an ELF vmlinux from /boot/vmlinuz-$kernel_version"
-  for m in drivers/input/evdev drivers/input/misc/uinput; do
-    src=$(ls "/lib/modules/$kernel_version/kernel/$m".ko* | head -n 1)
-    case "$src" in
-      *.ko) cp "$src" "$kdir/$(basename "$m").ko" ;;
-      *.ko.xz) xz -dc "$src" > "$kdir/$(basename "$m").ko" ;;
-      *.ko.zst) zstd -qdc "$src" > "$kdir/$(basename "$m").ko" ;;
-      *.ko.gz) gzip -dc "$src" > "$kdir/$(basename "$m").ko" ;;
-      *) skip "unknown module compression: $src" ;;
-    esac
-  done
-  echo "$stamp" > "$kdir/stamp"
-fi
-vmlinux="$kdir/vmlinux"
+# The newest installed kernel that has both modules: its ELF vmlinux and
+# the two modules, cached in .work/kernel-VERSION/ (Tests/kernel/kernel.sh).
+. "$here/kernel.sh"
+find_kernel "$work" || skip "$kernel_error"
 
 # boot INITRAMFS LOG LIMIT CLOCK [APPEND...]: runs QEMU in the background
 # (killed by the EXIT trap if this script ends first) and waits for it.
