@@ -118,15 +118,18 @@ run() {
       : > "$W/lisgd.count"
       lisgd -d "$node" -w 1000 -h 565 -m 2000 -g "1,LR,L,*,R,printf x >> $W/lisgd.count" > "$W/daemon.log" 2>&1 &
       pid=$! ;;
-    transitiond*)
-      transitiond run --device "$node" --config "$CONFIG" --metrics "$METRICS" > "$W/daemon.log" 2>&1 &
+    transitiond*|before*)
+      # before*: the baseline build (bench/lisgd.sh BASELINE=), the same way.
+      local daemon=transitiond
+      case $name in before*) daemon=$B/transitiond-before ;; esac
+      "$daemon" run --device "$node" --config "$CONFIG" --metrics "$METRICS" > "$W/daemon.log" 2>&1 &
       pid=$! ;;
   esac
   if ! wait_for 30 holds "$pid" "$node"; then
     info "$name round $round: the daemon did not open $node in 30 s"; show "$name" "$W/daemon.log"
     stop "$pid" "$dev_pid"; failed=$((failed + 1)); return
   fi
-  if [ "$name" = transitiond+subscriber ]; then
+  if [ "${name%+subscriber}" != "$name" ]; then
     wait_for 20 test -S "$SOCK"
     transitiond subscribe --json --socket "$SOCK" > "$W/subscriber.out" 2> "$W/subscriber.err" &
     sub_pid=$!
@@ -161,7 +164,7 @@ run() {
   local gestures sub_fields=""
   case $name in
     lisgd) gestures=$(stat -c %s "$W/lisgd.count") ;;
-    transitiond*)
+    transitiond*|before*)
       gestures=$(curl -s --max-time 10 "http://$METRICS/metrics" \
         | awk '/^transitiond_transitions_ended_total\{/ && /decision="finish"/ { s += $NF } END { print s + 0 }') ;;
   esac
@@ -181,10 +184,13 @@ run() {
 }
 
 names="lisgd transitiond transitiond+subscriber"
+[ ! -x "$B/transitiond-before" ] || names="$names before before+subscriber"
+count=$(echo $names | wc -w)
 for round in $(seq 1 "$ROUNDS"); do
   # Round r starts with the r-th name (a rotation): each goes first once
-  # every three rounds.
-  order=$(echo $names $names | cut -d' ' -f"$(( (round - 1) % 3 + 1 ))-$(( (round - 1) % 3 + 3 ))")
+  # every $count rounds.
+  first=$(( (round - 1) % count + 1 ))
+  order=$(echo $names $names | cut -d' ' -f"$first-$(( first + count - 1 ))")
   for name in $order; do run "$name" "$round"; done
 done
 finish "failed=$failed"

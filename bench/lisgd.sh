@@ -11,6 +11,8 @@
 #   QUICK=1 bench/lisgd.sh           1 round of 30 swipes (about 2 minutes)
 #   ROUNDS=5 SWIPES=200 bench/lisgd.sh
 #   TRANSITIOND=path bench/lisgd.sh  this release binary instead of building one
+#   BASELINE=path bench/lisgd.sh     also an older release build, in the same rounds
+#                                    (rows `before` and `before+subscriber`)
 #
 # Exits 1 only when the benchmark could not run (a build, the guest, no
 # result); a target's FAIL is a finding, not an error.
@@ -32,7 +34,8 @@ ROUNDS=${ROUNDS:-3} SWIPES=${SWIPES:-100}
 # The guest's time: the boot (about a minute under TCG with the host busy),
 # then per run the settling, the recording (0.45 s a swipe in real time)
 # and the stops, with room for a slow host.
-LIMIT=${LISGD_GUEST_LIMIT:-$((300 + 3 * ROUNDS * (SWIPES + 60)))}
+RUNS=3; [ -z "${BASELINE:-}" ] || RUNS=5
+LIMIT=${LISGD_GUEST_LIMIT:-$((300 + RUNS * ROUNDS * (SWIPES + 60)))}
 
 for tool in qemu-system-x86_64 cpio debootstrap apt-get python3 gcc; do
   command -v "$tool" >/dev/null 2>&1 \
@@ -61,6 +64,10 @@ cp "$here/lisgd-guest.sh" "$B/lisgd-guest.sh"
 cp "$here/lisgd-guest.service" "$tree/etc/systemd/system/ktbench-lisgd.service"
 ln -sf /etc/systemd/system/ktbench-lisgd.service "$tree/etc/systemd/system/multi-user.target.wants/ktbench-lisgd.service"
 cp "$kdir/evdev.ko" "$kdir/uinput.ko" "$B/"
+if [ -n "${BASELINE:-}" ]; then
+  [ -x "$BASELINE" ] || fail "BASELINE=$BASELINE is not an executable"
+  cp "$BASELINE" "$B/transitiond-before"
+fi
 python3 "$here/make-swipes-recording.py" --swipes "$SWIPES" "$B/swipes.events" >&2 \
   || fail "bench/make-swipes-recording.py failed"
 # One transition, the left-edge back of the embedded default with its
@@ -128,12 +135,12 @@ def per_round(name, key):
     scale = 1e-3 if key.endswith("_ns") else 1.0
     return {r["round"]: float(r[key]) * scale / float(r["events"]) for r in runs.get(name, []) if key in r}
 
-def ratio(name, key):
-    """name's figure over lisgd's, each round's run against the same round's
-    (measured minutes apart in the same guest, so a host's slow spell is in
-    both): the median and the range over the rounds."""
+def ratio(name, key, base="lisgd"):
+    """name's figure over lisgd's (or base's), each round's run against the
+    same round's (measured minutes apart in the same guest, so a host's slow
+    spell is in both): the median and the range over the rounds."""
     a = per_round(name, key)
-    b = per_round("lisgd", "sched_ns" if key.endswith("_ns") else "cpu_us")
+    b = per_round(base, key if base != "lisgd" else "sched_ns" if key.endswith("_ns") else "cpu_us")
     rs = [a[k] / b[k] for k in a if k in b and b[k] > 0]
     return (med(rs), min(rs), max(rs)) if rs else (float("nan"),) * 3
 
@@ -146,7 +153,8 @@ def med(xs):
 def fmt(x, digits=2):
     return "n/a" if x != x else "%.*f" % (digits, x)
 
-names = ["lisgd", "transitiond", "transitiond+subscriber"]
+names = ["lisgd", "transitiond", "transitiond+subscriber", "before", "before+subscriber"]
+names = [n for n in names if n in runs or not n.startswith("before")]
 events = int(next(iter(runs.values()))[0]["events"])
 print("## transitiond beside lisgd (%d round%s of %d swipes, %d events a run; commit %s)" % (
     rounds, "" if rounds == 1 else "s", swipes, events, commit))
@@ -167,12 +175,14 @@ for name in names:
         "%g" % med(values(name, "threads")),
         " ".join("%d" % g for g in values(name, "gestures"))))
 sub = "transitiond+subscriber"
-if sub in runs:
-    s_cpu, s_sched = med(per_event(sub, "sub_cpu_us")), med(per_event(sub, "sub_sched_ns"))
-    print("| its subscriber (`subscribe --json`) | %s | %s | %s | %s | | %s | | %s finishes |" % (
-        fmt(s_cpu), fmt_ratio(ratio(sub, "sub_cpu_us")), fmt(s_sched), fmt_ratio(ratio(sub, "sub_sched_ns")),
-        fmt(med(values(sub, "sub_rss_peak_kb", 1 / 1024))),
-        " ".join("%d" % g for g in values(sub, "sub_finishes"))))
+for with_sub in (sub, "before+subscriber"):
+    if with_sub not in runs:
+        continue
+    s_cpu, s_sched = med(per_event(with_sub, "sub_cpu_us")), med(per_event(with_sub, "sub_sched_ns"))
+    print("| %s's subscriber (`subscribe --json`) | %s | %s | %s | %s | | %s | | %s finishes |" % (
+        with_sub.split("+")[0], fmt(s_cpu), fmt_ratio(ratio(with_sub, "sub_cpu_us")), fmt(s_sched),
+        fmt_ratio(ratio(with_sub, "sub_sched_ns")), fmt(med(values(with_sub, "sub_rss_peak_kb", 1 / 1024))),
+        " ".join("%d" % g for g in values(with_sub, "sub_finishes"))))
 print()
 for name in names:
     if name in runs:
@@ -199,6 +209,10 @@ if "lisgd" in runs and sub in runs:
         row["both_us"] = float(row["cpu_us"]) + float(row["sub_cpu_us"])
     verdict(r[0] <= 2.0, "transitiond with a subscriber CPU/event <= 2x lisgd's: %s (schedstat %s; "
             "with the subscriber's own CPU %s)" % (fmt_ratio(r), fmt_ratio(rs), fmt_ratio(ratio(sub, "both_us"))))
+for after, before in (("transitiond", "before"), (sub, "before+subscriber")):
+    if after in runs and before in runs:
+        print("%s against the baseline build's %s: CPU/event %s (schedstat %s)" % (
+            after, before, fmt_ratio(ratio(after, "cpu_us", before)), fmt_ratio(ratio(after, "sched_ns", before))))
 for name in ("transitiond", sub):
     if name not in runs:
         continue
