@@ -53,7 +53,9 @@ let package = Package(
         // What the daemon needs of the system outside an event loop: CLOCK_MONOTONIC as a Swift
         // Clock, a manual clock, the pacing rule; native threads, the pipe that wakes them,
         // signals, the lock.
-        .target(name: "SystemSupport"),
+        .target(name: "SystemSupport", dependencies: ["CProcess"]),
+        // prctl(2) for SystemSupport: Swift does not import a variadic C function.
+        .target(name: "CProcess"),
         // The service manager's protocols without libsystemd: socket activation, sd_notify and
         // the watchdog, journald's log form.
         .target(name: "ServiceManager", dependencies: [.product(name: "Logging", package: "swift-log")], swiftSettings: daemonSwiftSettings),
