@@ -166,12 +166,12 @@ public struct PanelHealth: Sendable, Equatable {
 
     public var report: Report {
         Report(samples: sorted.count,
-                      medianRate: Self.percentile(sorted, 0.5).map { 1 / $0 },
-                      p5Rate: Self.percentile(sorted, 0.95).map { 1 / $0 },
-                      jitterMilliseconds: Self.percentile(sorted, 0.75).flatMap { high in
-                          Self.percentile(sorted, 0.25).map { (high - $0) * 1000 }
-                      },
-                      degraded: degraded, resyncs: resyncs, ghostTouches: ghostTouches, stuckContacts: stuckContacts)
+               medianRate: Self.percentile(sorted, 0.5).map { 1 / $0 },
+               p5Rate: Self.percentile(sorted, 0.95).map { 1 / $0 },
+               jitterMilliseconds: Self.percentile(sorted, 0.75).flatMap { high in
+                   Self.percentile(sorted, 0.25).map { (high - $0) * 1000 }
+               },
+               degraded: degraded, resyncs: resyncs, ghostTouches: ghostTouches, stuckContacts: stuckContacts)
     }
 
     /// The intervals in the window, oldest first.

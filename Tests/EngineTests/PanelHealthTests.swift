@@ -124,6 +124,33 @@ struct PanelHealthTests {
         #expect(Self.close(health.report.jitterMilliseconds, 4, within: 0.1))
     }
 
+    /// The window is kept sorted as intervals come and go (no sort per
+    /// judgement): after the ring has turned many times with uneven
+    /// intervals, the report is what sorting the last `window` intervals gives.
+    @Test func theKeptSortedWindowMatchesASortOfTheLastIntervals() {
+        var health = PanelHealth(settings: PanelHealth.Settings(window: 16, minimumSamples: 4))
+        var times: [Double] = []
+        var t = 0.0
+        var x = 0.1
+        var seed: UInt64 = 7
+        for _ in 0..<301 {
+            x += 0.001
+            _ = health.frame(TouchFrame(time: t, contacts: [Contact(id: 1, x: x, y: 0.5)]))
+            times.append(t)
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            t += 0.004 + Double(seed >> 54) / 1024 * 0.02   // 4–24 ms, repeats among them
+        }
+        // The intervals as the health takes them: between the frames' times.
+        let last = zip(times.dropFirst(), times).map { $0 - $1 }.suffix(16).sorted()
+        let report = health.report
+        #expect(report.samples == 16)
+        #expect(report.medianRate == PanelHealth.percentile(last, 0.5).map { 1 / $0 })
+        #expect(report.p5Rate == PanelHealth.percentile(last, 0.95).map { 1 / $0 })
+        #expect(report.jitterMilliseconds == PanelHealth.percentile(last, 0.75).flatMap { high in
+            PanelHealth.percentile(last, 0.25).map { (high - $0) * 1000 }
+        })
+    }
+
     @Test func countsResyncsGhostsAndStuckContacts() {
         var health = PanelHealth()
         health.resynced()
