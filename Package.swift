@@ -10,7 +10,7 @@ import PackageDescription
 //   transitiond (CLI) → Recordings / TransitionConfig (→ TouchFilter's rules) / Replay / ReplayPlot → Engine; transitiond (CLI) → StreamClient
 //   ServerCore / EventStream / StreamClient → WireProtocol → WireFormat (the wire knows no engine:
 //   EventStream maps the engine's types to the wire's)
-//   SystemSupport (clocks, threads, signals) under the hosts, the client and the CLI
+//   SystemSupport (clocks, threads, signals, folders) under the hosts, the readers, the client and the CLI
 /// The release link's function order (see the `transitiond` target).
 let linkOrderFile = Context.packageDirectory + "/Sources/transitiond/LinkOrder/startup.order"
 
@@ -43,7 +43,7 @@ let package = Package(
         // Pure: touch frames → gestures → transitions → events. Standard library only.
         .target(name: "Engine", swiftSettings: daemonSwiftSettings),
         // evemu and `libinput record` readers, evemu writer.
-        .target(name: "Recordings", dependencies: ["Engine"], swiftSettings: daemonSwiftSettings),
+        .target(name: "Recordings", dependencies: ["Engine", "SystemSupport"], swiftSettings: daemonSwiftSettings),
         // TOML config → engine configuration, with file:line errors.
         .target(name: "TransitionConfig", dependencies: ["Engine", "TouchFilter"], swiftSettings: daemonSwiftSettings),
         // The engine's events and snapshots as the wire's messages (design "Events"): the mapping.

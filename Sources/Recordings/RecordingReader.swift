@@ -1,5 +1,6 @@
 import Glibc
 import Engine
+import SystemSupport
 
 /// Reads a recording in either format, evemu (`.events`, `.desc`, any
 /// version) or `libinput record` YAML, with an optional separate device
@@ -168,7 +169,7 @@ public enum RecordingReader {
             folder = ""
             fileName = path
         }
-        let listed = fileNames(in: folder.isEmpty ? "." : folder)
+        let listed = FolderNames.names(in: folder.isEmpty ? "." : folder) ?? []
         let matches = listed.filter { candidate in
             guard candidate.hasSuffix(".desc"), candidate != fileName else { return false }
             let stem = String(candidate.dropLast(".desc".count))
@@ -183,19 +184,5 @@ public enum RecordingReader {
         let plain = text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_./+,:@%".contains($0)) }
         if plain && !text.isEmpty { return text }
         return "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
-    }
-
-    /// The names in a folder (none when it cannot be read).
-    static func fileNames(in folder: String) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
     }
 }
