@@ -40,35 +40,43 @@ final class FeedSource: InputSource, @unchecked Sendable {
     /// at its time: the hand-over without a thread of its own (what reading
     /// the device on the loop would cost). Returns when the last was pushed.
     func playOnLoop(_ loop: EventLoop, _ device: DeviceDescription, _ frames: [[InputEvent]], speed: Double) {
-        queue.push([.attached(AttachedDevice(path: "/dev/input/bench", description: device, grabbed: false))])
-        guard let first = frames.first?.first?.time else { return }
+        attach(device)
         let start = NIODeadline.now() + .milliseconds(50)
         let done = loop.makePromise(of: Void.self)
-        for (k, frame) in frames.enumerated() {
-            let due = start + .nanoseconds(Int64(Double(frame[0].time - first) * 1000 / speed))
-            loop.scheduleTask(deadline: due) { [queue] in
-                let stamp = Int64(MonotonicClock.seconds * 1e6)
-                queue.push([.events(frame.map { InputEvent(time: stamp, type: $0.type, code: $0.code, value: $0.value) },
-                                    source: 0)])
+        for (k, due) in Self.offsets(frames, speed: speed).enumerated() {
+            loop.scheduleTask(deadline: start + .nanoseconds(Int64(due * 1e9))) { [self] in
+                push(frames[k])
                 if k == frames.count - 1 { done.succeed(()) }
             }
         }
-        try? done.futureResult.wait()
+        if !frames.isEmpty { try? done.futureResult.wait() }
     }
 
     /// Plays on the calling thread (the "input thread").
     func play(_ device: DeviceDescription, _ frames: [[InputEvent]], speed: Double) {
-        queue.push([.attached(AttachedDevice(path: "/dev/input/bench", description: device, grabbed: false))])
-        guard let first = frames.first?.first?.time else { return }
+        attach(device)
         let start = MonotonicClock.seconds + 0.05
-        for frame in frames {
-            let due = start + Double(frame[0].time - first) / 1e6 / speed
-            let wait = due - MonotonicClock.seconds
+        for (k, due) in Self.offsets(frames, speed: speed).enumerated() {
+            let wait = start + due - MonotonicClock.seconds
             if wait > 0 { usleep(useconds_t(wait * 1e6)) }
-            let stamp = Int64(MonotonicClock.seconds * 1e6)
-            queue.push([.events(frame.map { InputEvent(time: stamp, type: $0.type, code: $0.code, value: $0.value) },
-                                source: 0)])
+            push(frames[k])
         }
+    }
+
+    private func attach(_ device: DeviceDescription) {
+        queue.push(.attached(AttachedDevice(path: "/dev/input/bench", description: device, grabbed: false)))
+    }
+
+    /// A frame, stamped now on `CLOCK_MONOTONIC` as the kernel would stamp it.
+    private func push(_ frame: [InputEvent]) {
+        let stamp = Int64(MonotonicClock.seconds * 1e6)
+        queue.push(.events(frame.map { InputEvent(time: stamp, type: $0.type, code: $0.code, value: $0.value) }, source: 0))
+    }
+
+    /// Each frame's time after the first, in seconds at `speed`.
+    private static func offsets(_ frames: [[InputEvent]], speed: Double) -> [Double] {
+        guard let first = frames.first?.first?.time else { return [] }
+        return frames.map { Double($0[0].time - first) / 1e6 / speed }
     }
 }
 
